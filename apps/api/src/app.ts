@@ -1,0 +1,95 @@
+import fastifyStatic from '@fastify/static'
+import { LIMITS } from '@loupe/domain'
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
+import { getHTTPStatusCodeFromError } from '@trpc/server/http'
+import { TRPCError } from '@trpc/server'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
+import type { AppDeps } from './deps.js'
+import { isAppError } from './errors.js'
+import { createOwnerAuth } from './http/auth.js'
+import { createHostGuard } from './http/host-guard.js'
+import { createSpa, unauthorizedPage } from './http/spa.js'
+import { appRouter, type AppRouter } from './trpc/app-router.js'
+import { createContextFactory } from './trpc/context.js'
+import { APP_ERROR_TO_TRPC } from './trpc/errors.js'
+
+export interface BuildOptions {
+  logger?: boolean
+}
+
+const wantsHtml = (request: FastifyRequest) =>
+  request.method === 'GET' && !request.url.startsWith('/trpc') && !request.url.startsWith('/api/')
+
+/**
+ * The whole server, without listening: host guard everywhere but /healthz; the owner's scope
+ * (tRPC, image bytes, the SPA) behind the token; share links in their own scope.
+ */
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: LIMITS.requestBodyBytes,
+    routerOptions: { maxParamLength: 5000 },
+  })
+  const guard = createHostGuard(deps.config.allowedHostNames, deps.config.port)
+  const auth = createOwnerAuth(deps.config.token)
+  const spa = createSpa(deps.config.webRoot)
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = isAppError(error)
+      ? getHTTPStatusCodeFromError(new TRPCError({ code: APP_ERROR_TO_TRPC[error.code] }))
+      : (error.statusCode ?? 500)
+    if (status >= 500 && !isAppError(error)) request.log.error({ err: error }, 'request failed')
+    const code = isAppError(error) ? error.code : (error.code ?? 'error')
+    void reply.code(status).send({ error: code, message: status < 500 || isAppError(error) ? error.message : 'Internal error' })
+  })
+
+  app.get('/healthz', async () => ({ ok: true }))
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url === '/healthz') return
+    if (!guard(request, reply)) return reply
+  })
+
+  if (spa.available && deps.config.webRoot) {
+    // Hashed bundles hold no data; the share page needs them without the owner's cookie.
+    await app.register(fastifyStatic, {
+      root: deps.config.webRoot,
+      prefix: '/',
+      index: false,
+      wildcard: false,
+      allowedPath: (pathName) => pathName !== '/index.html',
+      maxAge: '1h',
+    })
+  }
+
+  await app.register(async (owner) => {
+    owner.addHook('onRequest', async (request, reply) => {
+      if (auth.isOwner(request)) return
+      return reply.code(401).send({ error: 'unauthorized', message: 'Missing or wrong Loupe token.' })
+    })
+    await owner.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router: appRouter,
+        createContext: createContextFactory(deps),
+        onError({ error, path }) {
+          if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path }, 'procedure failed')
+        },
+      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    })
+  })
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (!wantsHtml(request)) return reply.code(404).send({ error: 'not_found', message: 'No such route.' })
+    if (request.url.startsWith('/s/')) return spa.sendIndex(reply)
+    if (auth.acceptHandoff(request, reply)) return reply
+    if (!auth.isOwner(request)) return reply.code(401).type('text/html; charset=utf-8').send(unauthorizedPage)
+    return spa.sendIndex(reply)
+  })
+
+  app.addHook('onClose', async () => {
+    deps.opencode.db.close()
+    deps.loupeDb.close()
+  })
+  return app
+}

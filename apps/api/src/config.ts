@@ -1,0 +1,93 @@
+import os from 'node:os'
+import path from 'node:path'
+import { z } from 'zod'
+
+export const USAGE = `Usage: npm start -- [options]
+
+  --db PATH            OpenCode database to open (LOUPE_DB). Default: the one OpenCode uses
+                       (OPENCODE_DB, $XDG_DATA_HOME/opencode/opencode.db, channel files), else a demo
+  --port N             port to listen on (LOUPE_PORT, default 4455, or a free one if taken)
+  --host ADDR          address to listen on (LOUPE_HOST, default 127.0.0.1; 0.0.0.0 serves the LAN)
+  --data-dir DIR       Loupe's own state (LOUPE_HOME, default $XDG_DATA_HOME/loupe)
+  --opencode-url URL   a running \`opencode serve\` (LOUPE_OPENCODE_URL), for the Images conversation
+  --no-open            do not open a browser
+  LOUPE_TOKEN fixes the access token; OPENCODE_SERVER_PASSWORD is sent to the OpenCode server.`
+
+export interface Config {
+  db: string | null
+  /** null: the default port, or any free port when it is taken. */
+  port: number | null
+  host: string
+  dataDir: string
+  opencodeUrl: string | null
+  opencodePassword: string | null
+  open: boolean
+  token: string | null
+  /** What locating OpenCode's database needs from the environment. */
+  locateEnv: { OPENCODE_DB?: string; OPENCODE_DISABLE_CHANNEL_DB?: string; XDG_DATA_HOME?: string; HOME?: string }
+}
+
+export const DEFAULT_PORT = 4455
+
+const schema = z.strictObject({
+  db: z.string().min(1).nullable(),
+  port: z.coerce.number().int().min(0).max(65535).nullable(),
+  host: z.string().min(1).regex(/^[\w.:-]+$/, 'an address such as 127.0.0.1 or 0.0.0.0'),
+  dataDir: z.string().min(1),
+  opencodeUrl: z.url({ protocol: /^https?$/ }).nullable(),
+  open: z.boolean(),
+})
+
+const FLAGS: Record<string, keyof z.infer<typeof schema>> = {
+  '--db': 'db', '--port': 'port', '--host': 'host', '--data-dir': 'dataDir', '--opencode-url': 'opencodeUrl',
+}
+
+/** The only reader of process.env and argv: flags win over LOUPE_* variables. */
+export function loadConfig(argv: readonly string[], env: Record<string, string | undefined>): Config {
+  const home = env.HOME || os.homedir()
+  const raw: Record<string, unknown> = {
+    db: env.LOUPE_DB || null,
+    port: env.LOUPE_PORT || null,
+    host: env.LOUPE_HOST || '127.0.0.1',
+    dataDir: env.LOUPE_HOME || path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'loupe'),
+    opencodeUrl: env.LOUPE_OPENCODE_URL || null,
+    open: true,
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    if (flag === '--no-open') raw.open = false
+    else if (flag === '--help' || flag === '-h') throw new ConfigError(USAGE, 0)
+    else if (FLAGS[flag]) {
+      const value = inline ?? argv[++i]
+      if (value === undefined) throw new ConfigError(`${flag} needs a value.\n\n${USAGE}`)
+      raw[FLAGS[flag]] = value
+    } else throw new ConfigError(`Unknown option ${arg}.\n\n${USAGE}`)
+  }
+  const parsed = schema.safeParse(raw)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new ConfigError(`Invalid ${String(issue?.path[0])}: ${issue?.message}.\n\n${USAGE}`)
+  }
+  const resolve = (p: string) => path.resolve(p.startsWith('~/') ? path.join(home, p.slice(2)) : p)
+  return {
+    ...parsed.data,
+    db: parsed.data.db ? resolve(parsed.data.db) : null,
+    dataDir: resolve(parsed.data.dataDir),
+    opencodeUrl: parsed.data.opencodeUrl?.replace(/\/+$/, '') ?? null,
+    opencodePassword: env.OPENCODE_SERVER_PASSWORD || null,
+    token: env.LOUPE_TOKEN || null,
+    locateEnv: {
+      ...(env.OPENCODE_DB ? { OPENCODE_DB: env.OPENCODE_DB } : {}),
+      ...(env.OPENCODE_DISABLE_CHANNEL_DB ? { OPENCODE_DISABLE_CHANNEL_DB: env.OPENCODE_DISABLE_CHANNEL_DB } : {}),
+      ...(env.XDG_DATA_HOME ? { XDG_DATA_HOME: env.XDG_DATA_HOME } : {}),
+      HOME: home,
+    },
+  }
+}
+
+export class ConfigError extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message)
+  }
+}

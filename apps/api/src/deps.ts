@@ -1,0 +1,33 @@
+import type { Clock } from './lib/clock.js'
+import type { EventBus } from './lib/event-bus.js'
+import type { SqliteDb } from './lib/sqlite.js'
+import type { OpenCodeHandle } from './store/open-opencode.js'
+
+export interface AppConfig {
+  /** The address the server listens on; `0.0.0.0` serves the LAN. */
+  host: string
+  port: number
+  /** The owner's token: Bearer for API clients, an HttpOnly cookie for the browser. */
+  token: string
+  /** Loupe's own state directory (never inside OpenCode's). */
+  dataDir: string
+  opencodeUrl: string | null
+  opencodePassword: string | null
+  /** Host names this server answers to (the port is checked separately); anything else is refused (DNS rebinding). */
+  allowedHostNames: string[]
+  /** Addresses other devices can reach, for LAN share links. */
+  lanAddresses: string[]
+  /** The built SPA (apps/web/dist), or null when it was not built. */
+  webRoot: string | null
+  /** True when Loupe generated a demo database because no OpenCode database was found. */
+  demo: boolean
+}
+
+/** Everything buildApp needs; main.ts alone creates these. */
+export interface AppDeps {
+  config: AppConfig
+  opencode: OpenCodeHandle
+  loupeDb: SqliteDb
+  clock: Clock
+  events: EventBus
+}

@@ -1,0 +1,14 @@
+import { publicProcedure, router } from '../../trpc/init.js'
+import { breakdownSession } from './breakdown.service.js'
+import { getMessage, listMessages } from './messages.service.js'
+import { getMessageInput, getSessionInput, listMessagesInput, listSessionsInput } from './sessions.schema.js'
+import { getSession, listProjects, listSessions } from './sessions.service.js'
+
+export const sessionsRouter = router({
+  list: publicProcedure.input(listSessionsInput).query(({ ctx, input }) => listSessions(ctx.deps, input)),
+  projects: publicProcedure.query(({ ctx }) => listProjects(ctx.deps)),
+  get: publicProcedure.input(getSessionInput).query(({ ctx, input }) => getSession(ctx.deps, input)),
+  breakdown: publicProcedure.input(getSessionInput).query(({ ctx, input }) => breakdownSession(ctx.deps, input)),
+  messages: publicProcedure.input(listMessagesInput).query(({ ctx, input }) => listMessages(ctx.deps, input)),
+  message: publicProcedure.input(getMessageInput).query(({ ctx, input }) => getMessage(ctx.deps, input)),
+})

@@ -1,0 +1,39 @@
+import { ID_PATTERN, LIMITS } from '@loupe/domain'
+import { z } from 'zod'
+
+export const sessionIdSchema = z.string().regex(ID_PATTERN).max(LIMITS.idLength)
+export const storageSchema = z.enum(['v1', 'v2'])
+const cursorSchema = z.string().min(1).max(LIMITS.cursorChars)
+
+export const listSessionsInput = z.strictObject({
+  search: z.string().max(200).optional(),
+  projectID: sessionIdSchema.optional(),
+  includeArchived: z.boolean().optional(),
+  rootsOnly: z.boolean().optional(),
+  cursor: cursorSchema.optional(),
+  limit: z.number().int().min(1).max(LIMITS.pageSizeMax).optional(),
+})
+export type ListSessionsInput = z.infer<typeof listSessionsInput>
+
+export const getSessionInput = z.strictObject({
+  sessionID: sessionIdSchema,
+  storage: storageSchema.optional(),
+})
+export type GetSessionInput = z.infer<typeof getSessionInput>
+
+export const listMessagesInput = z.strictObject({
+  sessionID: sessionIdSchema,
+  storage: storageSchema.optional(),
+  cursor: cursorSchema.optional(),
+  anchor: z.enum(['latest', 'earliest']).optional(),
+  around: sessionIdSchema.optional(),
+  limit: z.number().int().min(1).max(LIMITS.pageSizeMax).optional(),
+})
+export type ListMessagesInput = z.infer<typeof listMessagesInput>
+
+export const getMessageInput = z.strictObject({
+  sessionID: sessionIdSchema,
+  storage: storageSchema.optional(),
+  messageID: sessionIdSchema,
+})
+export type GetMessageInput = z.infer<typeof getMessageInput>

@@ -1,0 +1,112 @@
+import Database from 'better-sqlite3'
+import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, DummyDriver, type Compilable } from 'kysely'
+
+export type WriteOutcome<T> = { ok: true; value: T } | { ok: false; busy: true }
+
+/**
+ * A better-sqlite3 handle with a statement cache. Kysely only builds queries here (compile-only);
+ * they run synchronously, so a transaction never spans an `await`.
+ */
+export interface SqliteDb {
+  readonly raw: Database.Database
+  readonly path: string
+  all<R>(query: Compilable<R>): R[]
+  get<R>(query: Compilable<R>): R | undefined
+  run(query: Compilable<unknown>): number
+  /** Raw SQL for what the builder cannot say (PRAGMA, json_each tables). Never with client text. */
+  allSql<R>(sql: string, params?: readonly unknown[]): R[]
+  getSql<R>(sql: string, params?: readonly unknown[]): R | undefined
+  runSql(sql: string, params?: readonly unknown[]): number
+  /** A group of reads in one deferred transaction: one consistent snapshot. */
+  read<T>(fn: () => T): T
+  /** `BEGIN IMMEDIATE … COMMIT`; SQLITE_BUSY at any point rolls back and answers `busy`. */
+  write<T>(fn: () => T, busyTimeoutMs?: number): WriteOutcome<T>
+  close(): void
+}
+
+export interface OpenOptions {
+  readonly?: boolean
+  fileMustExist?: boolean
+  busyTimeoutMs?: number
+}
+
+/** A Kysely that only compiles; typed by the table interfaces `DB`. */
+export function createQueryBuilder<DB>(): Kysely<DB> {
+  return new Kysely<DB>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  })
+}
+
+export const isBusyError = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+}
+
+export function openSqlite(path: string, options: OpenOptions = {}): SqliteDb {
+  const raw = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.fileMustExist ?? false })
+  const readBusyMs = options.busyTimeoutMs ?? 5000
+  raw.pragma(`busy_timeout = ${readBusyMs}`)
+  return wrapSqlite(raw, path, readBusyMs)
+}
+
+export function wrapSqlite(raw: Database.Database, path: string, readBusyMs: number): SqliteDb {
+  const cache = new Map<string, Database.Statement>()
+  const prepare = (sql: string) => {
+    let stmt = cache.get(sql)
+    if (!stmt) {
+      stmt = raw.prepare(sql)
+      if (cache.size > 500) cache.clear()
+      cache.set(sql, stmt)
+    }
+    return stmt
+  }
+  const compiled = (query: Compilable<unknown>) => query.compile()
+  const allSql = <R>(sql: string, params: readonly unknown[] = []) => prepare(sql).all(...params) as R[]
+  const getSql = <R>(sql: string, params: readonly unknown[] = []) => prepare(sql).get(...params) as R | undefined
+  const runSql = (sql: string, params: readonly unknown[] = []) => prepare(sql).run(...params).changes
+
+  return {
+    raw,
+    path,
+    all: <R>(query: Compilable<R>) => {
+      const { sql, parameters } = compiled(query)
+      return allSql<R>(sql, parameters)
+    },
+    get: <R>(query: Compilable<R>) => {
+      const { sql, parameters } = compiled(query)
+      return getSql<R>(sql, parameters)
+    },
+    run: (query) => {
+      const { sql, parameters } = compiled(query)
+      return runSql(sql, parameters)
+    },
+    allSql,
+    getSql,
+    runSql,
+    read: <T>(fn: () => T): T => {
+      if (raw.inTransaction) return fn()
+      return raw.transaction(fn).deferred()
+    },
+    write: <T>(fn: () => T, busyTimeoutMs = 750): WriteOutcome<T> => {
+      if (raw.inTransaction) throw new Error('write() inside an open transaction')
+      raw.pragma(`busy_timeout = ${busyTimeoutMs}`)
+      try {
+        return { ok: true, value: raw.transaction(fn).immediate() }
+      } catch (error) {
+        if (isBusyError(error)) return { ok: false, busy: true }
+        throw error
+      } finally {
+        raw.pragma(`busy_timeout = ${readBusyMs}`)
+      }
+    },
+    close: () => {
+      cache.clear()
+      if (raw.open) raw.close()
+    },
+  }
+}

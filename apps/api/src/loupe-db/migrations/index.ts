@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely'
+import * as createMeta from './2026-11-29T1200-create-meta.js'
+
+/** Every migration of Loupe's own file, by name; names sort by their date prefix. */
+export const loupeMigrations: Record<string, Migration> = {
+  '2026-11-29T1200-create-meta': createMeta,
+}

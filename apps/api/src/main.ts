@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { buildApp } from './app.js'
+import { ConfigError, DEFAULT_PORT, loadConfig, type Config } from './config.js'
+import type { AppDeps } from './deps.js'
+import { generateDemoDb } from './demo/demo-db.js'
+import { isAppError } from './errors.js'
+import { hostNamesFor } from './http/host-guard.js'
+import { systemClock } from './lib/clock.js'
+import { createEventBus } from './lib/event-bus.js'
+import { openLoupeDb } from './loupe-db/loupe-db.js'
+import { locateOpenCodeDb } from './store/locate-db.js'
+import { openOpenCode } from './store/open-opencode.js'
+
+const say = (line: string) => process.stdout.write(line + '\n')
+
+function lanAddresses(host: string): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return []
+  return Object.values(os.networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((a) => !a.internal && a.family === 'IPv4')
+    .map((a) => a.address)
+}
+
+function chooseDatabase(config: Config): { path: string; demo: boolean } {
+  if (config.db) return { path: config.db, demo: false }
+  const located = locateOpenCodeDb(config.locateEnv)
+  if (located) {
+    say(`Opening your OpenCode database (${located.source}): ${located.path}`)
+    return { path: located.path, demo: false }
+  }
+  const demo = path.join(config.dataDir, 'demo', 'opencode.db')
+  if (!fs.existsSync(demo)) {
+    say('No OpenCode database found; generating a demo database so you can look around…')
+    fs.mkdirSync(path.dirname(demo), { recursive: true })
+    const made = generateDemoDb(demo, { now: Date.now() })
+    say(`  ${made.sessions} sessions, ${made.messages} messages, ${made.parts} parts`)
+  }
+  say(`Opening the DEMO database ${demo} (pass --db PATH to open a real one).`)
+  return { path: demo, demo: true }
+}
+
+function openBrowser(url: string) {
+  const command = process.platform === 'darwin' ? 'open' : 'xdg-open'
+  try {
+    spawn(command, [url], { detached: true, stdio: 'ignore' }).on('error', () => {}).unref()
+  } catch {
+    /* no browser here; the URL is printed */
+  }
+}
+
+async function main() {
+  const config = loadConfig(process.argv.slice(2), process.env)
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  const { path: dbPath, demo } = chooseDatabase(config)
+  const opencode = openOpenCode(dbPath)
+  if (!opencode.layout.readable) say(`Warning: ${opencode.layout.problems.join('; ')}`)
+  const loupeDb = await openLoupeDb(config.dataDir)
+  const lan = lanAddresses(config.host)
+  const deps: AppDeps = {
+    config: {
+      host: config.host,
+      port: config.port ?? DEFAULT_PORT,
+      token: config.token ?? randomBytes(24).toString('base64url'),
+      dataDir: config.dataDir,
+      opencodeUrl: config.opencodeUrl,
+      opencodePassword: config.opencodePassword,
+      allowedHostNames: hostNamesFor(config.host, lan),
+      lanAddresses: lan,
+      webRoot: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+      demo,
+    },
+    opencode,
+    loupeDb,
+    clock: systemClock,
+    events: createEventBus(),
+  }
+  const app = await buildApp(deps, { logger: false })
+  let address: string
+  try {
+    address = await app.listen({ host: config.host, port: deps.config.port })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || config.port !== null) throw error
+    address = await app.listen({ host: config.host, port: 0 })
+  }
+  deps.config.port = Number(new URL(address).port)
+  const local = `http://127.0.0.1:${deps.config.port}/?token=${deps.config.token}`
+  say(`\nLoupe is running. Open:\n  ${local}`)
+  for (const ip of lan) say(`  http://${ip}:${deps.config.port}/?token=${deps.config.token}   (LAN)`)
+  if (config.open) openBrowser(local)
+  const stop = async () => {
+    await app.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(error.message + '\n')
+    process.exit(error.exitCode)
+  }
+  process.stderr.write(`Loupe could not start: ${isAppError(error) ? error.message : (error as Error).stack ?? String(error)}\n`)
+  process.exit(1)
+})

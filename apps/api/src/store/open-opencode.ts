@@ -1,0 +1,96 @@
+import fs from 'node:fs'
+import { AppError } from '../errors.js'
+import { openSqlite, type SqliteDb } from '../lib/sqlite.js'
+import { probeSchema, type StorageLayout } from './probe.js'
+import { createStores, type OpenCodeStores } from './store.js'
+
+export interface FileIdentity {
+  dev: number
+  ino: number
+}
+
+/** The OpenCode database Loupe opened, probed once; every feature reads it through `stores`. */
+export interface OpenCodeHandle {
+  db: SqliteDb
+  path: string
+  identity: FileIdentity
+  layout: StorageLayout
+  stores: OpenCodeStores
+  readonly: boolean
+  /** True while the file at `path` is still the one opened (device + inode). */
+  isSameFile(): boolean
+  fileSizes(): { db: number; wal: number }
+}
+
+const statIdentity = (path: string): FileIdentity | undefined => {
+  try {
+    const st = fs.statSync(path)
+    return { dev: st.dev, ino: st.ino }
+  } catch {
+    return undefined
+  }
+}
+const sizeOf = (path: string) => {
+  try {
+    return fs.statSync(path).size
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * Open OpenCode's database as OpenCode does (WAL, busy_timeout, foreign keys), plus
+ * `secure_delete` so bytes Loupe deletes do not linger in free pages.
+ */
+export function openOpenCode(path: string, options: { readBusyMs?: number } = {}): OpenCodeHandle {
+  if (!fs.existsSync(path)) throw new AppError('unavailable', `No OpenCode database at ${path}. Pass --db with the path to opencode.db.`)
+  const real = fs.realpathSync(path)
+  let readonly = false
+  try {
+    fs.accessSync(real, fs.constants.W_OK)
+  } catch {
+    readonly = true
+  }
+  let db: SqliteDb
+  try {
+    db = openSqlite(real, { fileMustExist: true, readonly, busyTimeoutMs: options.readBusyMs ?? 2000 })
+    db.raw.pragma('foreign_keys = ON')
+    if (!readonly) {
+      db.raw.pragma('secure_delete = ON')
+      db.raw.pragma('synchronous = NORMAL')
+      if (String(db.raw.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') {
+        try {
+          db.raw.pragma('journal_mode = WAL')
+        } catch {
+          // Another process holds the file; OpenCode converts it to WAL on its next open anyway.
+        }
+      }
+    }
+  } catch (error) {
+    throw new AppError('unavailable', `Cannot open ${real} as SQLite: ${(error as Error).message}`, { cause: error })
+  }
+  let layout: StorageLayout
+  try {
+    layout = probeSchema(db)
+  } catch (error) {
+    db.close()
+    const busy = /locked|busy/i.test((error as Error).message)
+    throw new AppError(busy ? 'maintenance_required' : 'unavailable',
+      busy ? `${real} is locked by another process; try again when it is idle.` : `Cannot read ${real}: ${(error as Error).message}`,
+      { cause: error })
+  }
+  const identity = statIdentity(real) ?? { dev: 0, ino: 0 }
+  return {
+    db,
+    path: real,
+    identity,
+    layout,
+    stores: createStores(layout),
+    readonly: readonly || !layout.writable,
+    isSameFile: () => {
+      const now = statIdentity(real)
+      return now !== undefined && now.dev === identity.dev && now.ino === identity.ino
+    },
+    fileSizes: () => ({ db: sizeOf(real), wal: sizeOf(`${real}-wal`) }),
+  }
+}

@@ -1,0 +1,155 @@
+import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
+import { sql } from 'kysely'
+import { createQueryBuilder, type SqliteDb } from '../lib/sqlite.js'
+import type { OpenCodeV1DB } from './opencode-v1.tables.js'
+import type { GenerationLayout, StorageLayout } from './probe.js'
+import { chunk, parseObject, toSessionRecord } from './session-row.js'
+import { eventBreakdown } from './event-breakdown.js'
+import type { BreakdownRow, MessageKey, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
+
+const qb = createQueryBuilder<OpenCodeV1DB>()
+
+/** OpenCode 1.x: `session`, `message` (info JSON) and `part` (one row per part), read as OpenCode's API does. */
+export function createOpenCodeV1Store(layout: GenerationLayout, storage: StorageLayout): OpenCodeStore {
+  // Without session_v2, 1.18's experimental 2.x sessions share the `session` table: they are the
+  // rows that own session_message rows, so the 1.x view leaves them out.
+  const sharesSessionTable = storage.generations.some((g) => g.generation === 'v2' && g.experimental)
+  const hasEvents = storage.eventLog
+
+  const sessions = () => {
+    let q = qb.selectFrom('session').selectAll('session')
+    if (sharesSessionTable) {
+      q = q.where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('session_message').select('session_message.id').whereRef('session_message.session_id', '=', 'session.id'))),
+      )
+    }
+    return q
+  }
+
+  return {
+    generation: 'v1',
+    layout,
+    listSessions(db, query: SessionListQuery) {
+      let q = sessions()
+      if (!query.includeArchived) q = q.where('session.time_archived', 'is', null)
+      if (query.rootsOnly) q = q.where('session.parent_id', 'is', null)
+      if (query.parentID) q = q.where('session.parent_id', '=', query.parentID)
+      if (query.projectID) q = q.where('session.project_id', '=', query.projectID)
+      if (query.directory) q = q.where('session.directory', '=', query.directory)
+      if (query.search) {
+        const s = query.search.toLowerCase()
+        q = q.where(sql<boolean>`(instr(lower(session.title), ${s}) > 0 OR instr(lower(session.directory), ${s}) > 0 OR session.id = ${query.search})`)
+      }
+      const before = query.before
+      if (before) {
+        q = q.where((eb) => eb(eb.refTuple('session.time_updated', 'session.id'), before.inclusive ? '<=' : '<', eb.tuple(before.timeUpdated, before.id)))
+      }
+      const rows = db.all(q.orderBy('session.time_updated', 'desc').orderBy('session.id', 'desc').limit(query.limit))
+      return rows.map((row) => toSessionRecord('v1', row))
+    },
+    getSession(db, id) {
+      const row = db.get(sessions().where('session.id', '=', id))
+      return row ? toSessionRecord('v1', row) : undefined
+    },
+    sessionStats(db, ids) {
+      const stats = new Map<string, SessionStats>(ids.map((id) => [id, { messages: 0, parts: 0, bytes: { messages: 0, parts: 0, events: 0 } }]))
+      for (const group of chunk(ids)) {
+        const messages = db.all(
+          qb.selectFrom('message').select(['session_id', sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
+            .where('session_id', 'in', group).groupBy('session_id'),
+        )
+        for (const m of messages) Object.assign(stats.get(m.session_id)!, { messages: m.n }).bytes.messages = m.bytes
+        const parts = db.all(
+          qb.selectFrom('part').select(['session_id', sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
+            .where('session_id', 'in', group).groupBy('session_id'),
+        )
+        for (const p of parts) Object.assign(stats.get(p.session_id)!, { parts: p.n }).bytes.parts = p.bytes
+        if (!hasEvents) continue
+        const events = db.all(
+          qb.selectFrom('event').select(['aggregate_id', sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
+            .where('aggregate_id', 'in', group).groupBy('aggregate_id'),
+        )
+        for (const e of events) stats.get(e.aggregate_id)!.bytes.events = e.bytes
+      }
+      return stats
+    },
+    messageSlots(db, sessionID, window: MessageWindow, limit) {
+      let q = qb.selectFrom('message').select(['id', 'time_created', sql<number>`octet_length(data)`.as('bytes')]).where('session_id', '=', sessionID)
+      const descending = window.kind === 'latest' || window.kind === 'before'
+      if (window.kind === 'before' || window.kind === 'after' || window.kind === 'at') {
+        const { t, id } = window.key
+        const op = window.kind === 'before' ? '<' : window.kind === 'after' ? '>' : '>='
+        q = q.where((eb) => eb(eb.refTuple('time_created', 'id'), op, eb.tuple(t, id)))
+      }
+      const order = descending ? 'desc' : 'asc'
+      const rows = db.all(q.orderBy('time_created', order).orderBy('id', order).limit(limit))
+      if (descending) rows.reverse()
+      const partBytes = new Map<string, number>()
+      for (const group of chunk(rows.map((r) => r.id))) {
+        const sums = db.all(
+          qb.selectFrom('part').select(['message_id', sql<number>`sum(octet_length(data))`.as('bytes')])
+            .where('message_id', 'in', group).groupBy('message_id'),
+        )
+        for (const s of sums) partBytes.set(s.message_id, s.bytes)
+      }
+      return rows.map((r): MessageSlot => ({ key: { t: r.time_created, id: r.id }, bytes: r.bytes + (partBytes.get(r.id) ?? 0) }))
+    },
+    findMessageKey(db, sessionID, messageID): MessageKey | undefined {
+      const row = db.get(qb.selectFrom('message').select(['id', 'time_created']).where('session_id', '=', sessionID).where('id', '=', messageID))
+      return row ? { t: row.time_created, id: row.id } : undefined
+    },
+    loadMessages(db, sessionID, ids) {
+      const out: NativeMessage[] = []
+      for (const group of chunk(ids)) {
+        const rows = db.all(qb.selectFrom('message').select(['id', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
+        const parts = db.all(
+          qb.selectFrom('part').select(['id', 'message_id', 'data']).where('message_id', 'in', group).where('session_id', '=', sessionID)
+            .orderBy('message_id').orderBy('id'),
+        )
+        const byMessage = new Map<string, JsonObject[]>()
+        for (const p of parts) {
+          const list = byMessage.get(p.message_id) ?? []
+          list.push({ ...(parseObject(p.data) ?? {}), id: p.id, sessionID, messageID: p.message_id })
+          byMessage.set(p.message_id, list)
+        }
+        const byId = new Map(rows.map((r) => [r.id, r]))
+        for (const id of group) {
+          const row = byId.get(id)
+          if (!row) continue
+          out.push({ storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: byMessage.get(id) ?? [] })
+        }
+      }
+      return out
+    },
+    loadOmitted(db, sessionID, id, bytes) {
+      const row = db.get(qb.selectFrom('message').select(['id', 'data']).where('session_id', '=', sessionID).where('id', '=', id))
+      if (!row) return undefined
+      const info = { ...(parseObject(row.data) ?? {}), id, sessionID }
+      return { storage: 'v1', id: id as MessageID, info, parts: [], omitted: { reason: 'limit', bytes } }
+    },
+    *iterateParts(db, sessionID) {
+      for (const row of db.raw.prepare(`SELECT data FROM part WHERE session_id = ?`).iterate(sessionID) as Iterable<{ data: string }>) {
+        yield parseObject(row.data)
+      }
+    },
+    countByProject(db, includeArchived) {
+      let q = sessions().select(['session.project_id', sql<number>`count(*)`.as('n')]).groupBy('session.project_id')
+      if (!includeArchived) q = q.where('session.time_archived', 'is', null)
+      return new Map(db.all(q).map((r) => [r.project_id, r.n]))
+    },
+    bytesBreakdown(db, sessionID) {
+      const rows: BreakdownRow[] = db.allSql<BreakdownRow>(
+        `SELECT 'part' AS area, coalesce(json_extract(data, '$.type'), '?') AS kind,
+                CASE WHEN json_extract(data, '$.type') = 'tool' THEN json_extract(data, '$.tool') END AS tool,
+                count(*) AS count, sum(octet_length(data)) AS bytes
+           FROM part WHERE session_id = ? GROUP BY 1, 2`,
+        [sessionID],
+      )
+      const info = db.getSql<{ count: number; bytes: number | null }>(
+        `SELECT count(*) AS count, sum(octet_length(data)) AS bytes FROM message WHERE session_id = ?`, [sessionID])
+      if (info?.count) rows.push({ area: 'message', kind: 'info', tool: null, count: info.count, bytes: info.bytes ?? 0 })
+      if (hasEvents) rows.push(...eventBreakdown(db, sessionID))
+      return rows
+    },
+  }
+}

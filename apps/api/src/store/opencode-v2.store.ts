@@ -1,0 +1,145 @@
+import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
+import { sql } from 'kysely'
+import { createQueryBuilder, type SqliteDb } from '../lib/sqlite.js'
+import { eventBreakdown } from './event-breakdown.js'
+import type { OpenCodeV2DB } from './opencode-v2.tables.js'
+import type { GenerationLayout, StorageLayout } from './probe.js'
+import { chunk, parseObject, toSessionRecord } from './session-row.js'
+import type { BreakdownRow, MessageSlot, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
+
+const qb = createQueryBuilder<OpenCodeV2DB>()
+
+/**
+ * OpenCode 2.x: `session_v2` plus `session_message` (one row per message, ordered by `seq`, assistant
+ * parts inline in `data.content[]`). Also 1.18's experimental rows, whose session row is in `session`.
+ */
+export function createOpenCodeV2Store(layout: GenerationLayout, storage: StorageLayout): OpenCodeStore {
+  // Typed as session_v2 (a superset of the 1.x columns); the experimental layout reads `session`.
+  const table = layout.sessionTable as 'session_v2'
+  const hasEvents = storage.eventLog
+
+  const sessions = () => {
+    let q = qb.selectFrom(table).selectAll(table)
+    if (layout.experimental) {
+      q = q.where(({ exists, selectFrom }) =>
+        exists(selectFrom('session_message').select('session_message.id').whereRef('session_message.session_id', '=', `${table}.id`)),
+      )
+    }
+    return q
+  }
+
+  return {
+    generation: 'v2',
+    layout,
+    listSessions(db, query: SessionListQuery) {
+      let q = sessions()
+      if (!query.includeArchived) q = q.where(`${table}.time_archived`, 'is', null)
+      if (query.rootsOnly) q = q.where(`${table}.parent_id`, 'is', null)
+      if (query.parentID) q = q.where(`${table}.parent_id`, '=', query.parentID)
+      if (query.projectID) q = q.where(`${table}.project_id`, '=', query.projectID)
+      if (query.directory) q = q.where(`${table}.directory`, '=', query.directory)
+      if (query.search) {
+        const s = query.search.toLowerCase()
+        q = q.where(sql<boolean>`(instr(lower(coalesce(${sql.ref(`${table}.title`)}, '')), ${s}) > 0 OR instr(lower(${sql.ref(`${table}.directory`)}), ${s}) > 0 OR ${sql.ref(`${table}.id`)} = ${query.search})`)
+      }
+      const before = query.before
+      if (before) {
+        q = q.where((eb) => eb(eb.refTuple(`${table}.time_updated`, `${table}.id`), before.inclusive ? '<=' : '<', eb.tuple(before.timeUpdated, before.id)))
+      }
+      const rows = db.all(q.orderBy(`${table}.time_updated`, 'desc').orderBy(`${table}.id`, 'desc').limit(query.limit))
+      return rows.map((row) => toSessionRecord('v2', row))
+    },
+    getSession(db, id) {
+      const row = db.get(sessions().where(`${table}.id`, '=', id))
+      return row ? toSessionRecord('v2', row) : undefined
+    },
+    sessionStats(db, ids) {
+      const stats = new Map<string, SessionStats>(ids.map((id) => [id, { messages: 0, parts: null, bytes: { messages: 0, parts: 0, events: 0 } }]))
+      for (const group of chunk(ids)) {
+        const rows = db.all(
+          qb.selectFrom('session_message')
+            .select(['session_id', sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
+            .where('session_id', 'in', group).groupBy('session_id'),
+        )
+        for (const r of rows) Object.assign(stats.get(r.session_id)!, { messages: r.n }).bytes.messages = r.bytes
+        if (!hasEvents) continue
+        const events = db.all(
+          qb.selectFrom('event').select(['aggregate_id', sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
+            .where('aggregate_id', 'in', group).groupBy('aggregate_id'),
+        )
+        for (const e of events) stats.get(e.aggregate_id)!.bytes.events = e.bytes
+      }
+      return stats
+    },
+    messageSlots(db, sessionID, window, limit) {
+      let q = qb.selectFrom('session_message').select(['id', 'seq', sql<number>`octet_length(data)`.as('bytes')]).where('session_id', '=', sessionID)
+      const descending = window.kind === 'latest' || window.kind === 'before'
+      if (window.kind === 'before') q = q.where('seq', '<', window.key.t)
+      if (window.kind === 'after') q = q.where('seq', '>', window.key.t)
+      if (window.kind === 'at') q = q.where('seq', '>=', window.key.t)
+      const rows = db.all(q.orderBy('seq', descending ? 'desc' : 'asc').limit(limit))
+      if (descending) rows.reverse()
+      return rows.map((r): MessageSlot => ({ key: { t: r.seq, id: r.id }, bytes: r.bytes }))
+    },
+    findMessageKey(db, sessionID, messageID) {
+      const row = db.get(qb.selectFrom('session_message').select(['id', 'seq']).where('session_id', '=', sessionID).where('id', '=', messageID))
+      return row ? { t: row.seq, id: row.id } : undefined
+    },
+    loadMessages(db, sessionID, ids) {
+      const out: NativeMessage[] = []
+      for (const group of chunk(ids)) {
+        const rows = db.all(qb.selectFrom('session_message').select(['id', 'type', 'seq', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
+        const byId = new Map(rows.map((r) => [r.id, r]))
+        for (const id of group) {
+          const row = byId.get(id)
+          if (row) out.push(toNative(row.id, row.type, row.seq, parseObject(row.data) ?? {}))
+        }
+      }
+      return out
+    },
+    loadOmitted(db, sessionID, id, bytes) {
+      const row = db.getSql<{ type: string; seq: number; data: string }>(
+        `SELECT type, seq, json_remove(data, '$.content', '$.files') AS data FROM session_message WHERE session_id = ? AND id = ?`,
+        [sessionID, id],
+      )
+      if (!row) return undefined
+      return { ...toNative(id, row.type, row.seq, parseObject(row.data) ?? {}), omitted: { reason: 'limit', bytes } }
+    },
+    *iterateParts(db, sessionID) {
+      const rows = db.raw
+        .prepare(`SELECT c.value AS item FROM session_message m, json_each(m.data, '$.content') c
+                   WHERE m.session_id = ? AND json_type(m.data, '$.content') = 'array'`)
+        .iterate(sessionID) as Iterable<{ item: string }>
+      for (const row of rows) yield parseObject(row.item)
+    },
+    countByProject(db, includeArchived) {
+      let q = sessions().select([`${table}.project_id`, sql<number>`count(*)`.as('n')]).groupBy(`${table}.project_id`)
+      if (!includeArchived) q = q.where(`${table}.time_archived`, 'is', null)
+      return new Map(db.all(q).map((r) => [r.project_id, r.n]))
+    },
+    bytesBreakdown(db, sessionID) {
+      const rows = db.allSql<BreakdownRow>(
+        `SELECT 'part' AS area, coalesce(json_extract(c.value, '$.type'), '?') AS kind,
+                CASE WHEN json_extract(c.value, '$.type') = 'tool' THEN json_extract(c.value, '$.name') END AS tool,
+                count(*) AS count, sum(octet_length(c.value)) AS bytes
+           FROM session_message m, json_each(m.data, '$.content') c
+          WHERE m.session_id = ? AND json_type(m.data, '$.content') = 'array' GROUP BY 2, 3
+         UNION ALL
+         SELECT 'part', 'file', NULL, count(*), sum(octet_length(f.value))
+           FROM session_message m, json_each(m.data, '$.files') f
+          WHERE m.session_id = ? AND json_type(m.data, '$.files') = 'array'
+         HAVING count(*) > 0
+         UNION ALL
+         SELECT 'message', m.type, NULL, count(*), sum(octet_length(json_remove(m.data, '$.content', '$.files')))
+           FROM session_message m WHERE m.session_id = ? GROUP BY m.type`,
+        [sessionID, sessionID, sessionID],
+      )
+      if (hasEvents) rows.push(...eventBreakdown(db, sessionID))
+      return rows
+    },
+  }
+}
+
+function toNative(id: string, type: string, seq: number, data: JsonObject): NativeMessage {
+  return { storage: 'v2', id: id as MessageID, seq, message: { ...data, id, type } }
+}

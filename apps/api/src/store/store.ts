@@ -1,0 +1,113 @@
+import type { JsonObject, NativeMessage, StorageGeneration } from '@loupe/domain'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { createOpenCodeV1Store } from './opencode-v1.store.js'
+import { createOpenCodeV2Store } from './opencode-v2.store.js'
+import type { GenerationLayout, StorageLayout } from './probe.js'
+
+export interface SessionRecord {
+  storage: StorageGeneration
+  id: string
+  title: string
+  slug: string | null
+  directory: string
+  projectID: string
+  parentID: string | null
+  workspaceID: string | null
+  version: string
+  metadata: JsonObject | null
+  revert: JsonObject | null
+  agent: string | null
+  cost: number
+  tokens: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number }
+  timeCreated: number
+  timeUpdated: number
+  timeArchived: number | null
+  timeCompacting: number | null
+  /** 2.x execution claim (`session_v2.time_suspended`); null on 1.x. */
+  timeSuspended: number | null
+}
+
+/** Newest-first order key: (timeUpdated, id) descending. */
+export interface SessionKey {
+  timeUpdated: number
+  id: string
+}
+
+export interface SessionListQuery {
+  search?: string | undefined
+  projectID?: string | undefined
+  directory?: string | undefined
+  parentID?: string | undefined
+  includeArchived: boolean
+  rootsOnly: boolean
+  /** Exclusive bound, or inclusive when `inclusive` (for the cross-generation tie-break). */
+  before?: (SessionKey & { inclusive: boolean }) | undefined
+  limit: number
+}
+
+export interface SessionStats {
+  messages: number
+  /** null where counting needs every row decoded (2.x lists). */
+  parts: number | null
+  bytes: { messages: number; parts: number; events: number }
+}
+
+/** Position of a message: 1.x `(time_created, id)`, 2.x `(seq, id)`. */
+export interface MessageKey {
+  t: number
+  id: string
+}
+
+export type MessageWindow =
+  | { kind: 'latest' }
+  | { kind: 'earliest' }
+  | { kind: 'before'; key: MessageKey }
+  | { kind: 'after'; key: MessageKey }
+  /** From `key` inclusive, ascending. */
+  | { kind: 'at'; key: MessageKey }
+
+export interface MessageSlot {
+  key: MessageKey
+  /** Stored bytes of the message row plus its parts. */
+  bytes: number
+}
+
+export interface BreakdownRow {
+  /** `part` (1.x parts, 2.x content items and user files), `message` (info JSON) or `event` (the log). */
+  area: 'part' | 'message' | 'event'
+  kind: string
+  tool: string | null
+  count: number
+  bytes: number
+}
+
+/** One OpenCode storage generation, read through one interface; chosen once by probing. */
+export interface OpenCodeStore {
+  readonly generation: StorageGeneration
+  readonly layout: GenerationLayout
+  listSessions(db: SqliteDb, query: SessionListQuery): SessionRecord[]
+  getSession(db: SqliteDb, id: string): SessionRecord | undefined
+  sessionStats(db: SqliteDb, ids: readonly string[]): Map<string, SessionStats>
+  /** Up to `limit` message positions in transcript order, from the window's anchor. */
+  messageSlots(db: SqliteDb, sessionID: string, window: MessageWindow, limit: number): MessageSlot[]
+  findMessageKey(db: SqliteDb, sessionID: string, messageID: string): MessageKey | undefined
+  /** The native read form of these messages, in the order given. */
+  loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[]): NativeMessage[]
+  /** A message too large to load: its small fields only, marked `omitted`. */
+  loadOmitted(db: SqliteDb, sessionID: string, id: string, bytes: number): NativeMessage | undefined
+  bytesBreakdown(db: SqliteDb, sessionID: string): BreakdownRow[]
+  /** Every stored part (1.x) or content item (2.x) of a session, for estimates that need the text. */
+  iterateParts(db: SqliteDb, sessionID: string): Iterable<unknown>
+  /** Sessions per project, for the project filter. */
+  countByProject(db: SqliteDb, includeArchived: boolean): Map<string, number>
+}
+
+export interface OpenCodeStores {
+  all: OpenCodeStore[]
+  byGeneration: Partial<Record<StorageGeneration, OpenCodeStore>>
+}
+
+export function createStores(layout: StorageLayout): OpenCodeStores {
+  const all = layout.generations.map((g) => (g.generation === 'v1' ? createOpenCodeV1Store(g, layout) : createOpenCodeV2Store(g, layout)))
+  return { all, byGeneration: Object.fromEntries(all.map((s) => [s.generation, s])) }
+}

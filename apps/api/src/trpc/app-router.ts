@@ -1,0 +1,10 @@
+import { sessionsRouter } from '../features/sessions/sessions.router.js'
+import { storageRouter } from '../features/storage/storage.router.js'
+import { router } from './init.js'
+
+export const appRouter = router({
+  storage: storageRouter,
+  sessions: sessionsRouter,
+})
+
+export type AppRouter = typeof appRouter

@@ -1,0 +1,7 @@
+import type { AppDeps } from '../deps.js'
+
+export interface Context {
+  deps: AppDeps
+}
+
+export const createContextFactory = (deps: AppDeps) => (): Context => ({ deps })

@@ -1,0 +1,53 @@
+import type { MessageID, StorageGeneration } from './ids.js'
+
+export type JsonObject = Record<string, unknown>
+
+/** A 1.x message in OpenCode's read form (`GET /session/:id/message`): info plus parts in id order. */
+/** Set when a message was too large to send whole: its parts or content are left out. */
+export interface OmittedContent {
+  reason: 'limit'
+  bytes: number
+}
+
+export interface V1NativeMessage {
+  storage: 'v1'
+  id: MessageID
+  info: JsonObject
+  parts: JsonObject[]
+  omitted?: OmittedContent
+}
+
+/** A 2.x `session_message` row in OpenCode's read form (`{id, type, ...data}`), with its `seq`. */
+export interface V2NativeMessage {
+  storage: 'v2'
+  id: MessageID
+  seq: number
+  message: JsonObject
+  omitted?: OmittedContent
+}
+
+export type NativeMessage = V1NativeMessage | V2NativeMessage
+
+/** The array the content revision covers: 1.x parts, or 2.x `data.content` (empty when absent). */
+export function messageContent(message: NativeMessage): unknown[] {
+  if (message.storage === 'v1') return message.parts
+  const content = message.message.content
+  return Array.isArray(content) ? content : []
+}
+
+/** `user`, `assistant`, or a 2.x row type such as `compaction` or `synthetic`. */
+export function messageRole(message: NativeMessage): string {
+  const role = message.storage === 'v1' ? message.info.role : message.message.type
+  return typeof role === 'string' ? role : 'unknown'
+}
+
+/** `time.completed` when set: the design's test for a finished message. */
+export function messageCompletedAt(message: NativeMessage): number | undefined {
+  const data = message.storage === 'v1' ? message.info : message.message
+  const time = data.time
+  if (typeof time !== 'object' || time === null) return undefined
+  const completed = (time as JsonObject).completed
+  return typeof completed === 'number' && Number.isFinite(completed) && completed > 0 ? completed : undefined
+}
+
+export const storageOf = (message: NativeMessage): StorageGeneration => message.storage
