@@ -1,6 +1,6 @@
 import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
 import { sql } from 'kysely'
-import { createQueryBuilder, type SqliteDb } from '../lib/sqlite.js'
+import { createQueryBuilder } from '../lib/sqlite.js'
 import type { OpenCodeV1DB } from './opencode-v1.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { chunk, parseObject, toSessionRecord } from './session-row.js'

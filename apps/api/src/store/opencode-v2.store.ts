@@ -1,6 +1,6 @@
 import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
 import { sql } from 'kysely'
-import { createQueryBuilder, type SqliteDb } from '../lib/sqlite.js'
+import { createQueryBuilder } from '../lib/sqlite.js'
 import { eventBreakdown } from './event-breakdown.js'
 import type { OpenCodeV2DB } from './opencode-v2.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'

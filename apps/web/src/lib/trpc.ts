@@ -1,0 +1,21 @@
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from '@trpc/client'
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server'
+import type { AppRouter } from '@loupe/api/router'
+
+export type RouterInputs = inferRouterInputs<AppRouter>
+export type RouterOutputs = inferRouterOutputs<AppRouter>
+
+/** The browser's client: batched plain-JSON queries and mutations, SSE for subscriptions; the cookie authenticates. */
+export function createApi(baseUrl: string) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'subscription',
+        true: httpSubscriptionLink({ url: baseUrl }),
+        false: httpBatchLink({ url: baseUrl, maxURLLength: 4000 }),
+      }),
+    ],
+  })
+}
+
+export type Api = ReturnType<typeof createApi>
