@@ -26,7 +26,7 @@ export function createSpa(webRoot: string | null) {
   return {
     available,
     sendIndex(reply: FastifyReply) {
-      if (!available || !indexFile) return reply.code(503).type('text/html; charset=utf-8').send(notBuiltPage)
+      if (!available || !indexFile) return reply.code(404).type('text/html; charset=utf-8').send(notBuiltPage)
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')

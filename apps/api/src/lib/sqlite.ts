@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { AppError } from '../errors.js'
 import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, DummyDriver, type Compilable } from 'kysely'
 
 export type WriteOutcome<T> = { ok: true; value: T } | { ok: false; busy: true }
@@ -90,7 +91,14 @@ export function wrapSqlite(raw: Database.Database, path: string, readBusyMs: num
     runSql,
     read: <T>(fn: () => T): T => {
       if (raw.inTransaction) return fn()
-      return raw.transaction(fn).deferred()
+      try {
+        return raw.transaction(fn).deferred()
+      } catch (error) {
+        if (isBusyError(error)) {
+          throw new AppError('maintenance_required', 'The database is locked by another process; try again in a moment.', { cause: error })
+        }
+        throw error
+      }
     },
     write: <T>(fn: () => T, busyTimeoutMs = 750): WriteOutcome<T> => {
       if (raw.inTransaction) throw new Error('write() inside an open transaction')

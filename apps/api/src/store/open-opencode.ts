@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { AppError } from '../errors.js'
-import { openSqlite, type SqliteDb } from '../lib/sqlite.js'
+import { isBusyError, openSqlite, type SqliteDb } from '../lib/sqlite.js'
 import { probeSchema, type StorageLayout } from './probe.js'
 import { createStores, type OpenCodeStores } from './store.js'
 
@@ -38,6 +38,9 @@ const sizeOf = (path: string) => {
   }
 }
 
+const lockedError = (path: string, cause: unknown) =>
+  new AppError('maintenance_required', `${path} is locked by another process; try again when it is idle.`, { cause })
+
 /**
  * Open OpenCode's database as OpenCode does (WAL, busy_timeout, foreign keys), plus
  * `secure_delete` so bytes Loupe deletes do not linger in free pages.
@@ -67,6 +70,7 @@ export function openOpenCode(path: string, options: { readBusyMs?: number } = {}
       }
     }
   } catch (error) {
+    if (isBusyError(error)) throw lockedError(real, error)
     throw new AppError('unavailable', `Cannot open ${real} as SQLite: ${(error as Error).message}`, { cause: error })
   }
   let layout: StorageLayout
@@ -74,10 +78,8 @@ export function openOpenCode(path: string, options: { readBusyMs?: number } = {}
     layout = probeSchema(db)
   } catch (error) {
     db.close()
-    const busy = /locked|busy/i.test((error as Error).message)
-    throw new AppError(busy ? 'maintenance_required' : 'unavailable',
-      busy ? `${real} is locked by another process; try again when it is idle.` : `Cannot read ${real}: ${(error as Error).message}`,
-      { cause: error })
+    if (error instanceof AppError && error.code === 'maintenance_required') throw lockedError(real, error)
+    throw new AppError('unavailable', `Cannot read ${real}: ${(error as Error).message}`, { cause: error })
   }
   const identity = statIdentity(real) ?? { dev: 0, ino: 0 }
   return {

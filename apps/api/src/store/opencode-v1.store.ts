@@ -142,7 +142,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
         `SELECT 'part' AS area, coalesce(json_extract(data, '$.type'), '?') AS kind,
                 CASE WHEN json_extract(data, '$.type') = 'tool' THEN json_extract(data, '$.tool') END AS tool,
                 count(*) AS count, sum(octet_length(data)) AS bytes
-           FROM part WHERE session_id = ? GROUP BY 1, 2`,
+           FROM part WHERE session_id = ? GROUP BY 2, 3`,
         [sessionID],
       )
       const info = db.getSql<{ count: number; bytes: number | null }>(

@@ -1,0 +1,81 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { ensureRealFixture } from '../../../tools/fixtures.mjs'
+import type { AppDeps } from '../src/deps.js'
+import { fixedClock } from '../src/lib/clock.js'
+import { createEventBus } from '../src/lib/event-bus.js'
+import { openLoupeDb } from '../src/loupe-db/loupe-db.js'
+import { openOpenCode } from '../src/store/open-opencode.js'
+import { createCallerFactory } from '../src/trpc/init.js'
+import { appRouter } from '../src/trpc/app-router.js'
+
+export const TEST_TOKEN = 'test-token-not-secret'
+export const TEST_NOW = Date.UTC(2026, 10, 29, 12, 0, 0)
+
+export interface RealFixture {
+  dir: string
+  db: string
+  sessionsDir: string
+  sessionsV2Dir: string
+}
+
+/** The real OpenCode 1.18.33 fixture (generated once per machine by tools/fixtures.mjs). Never written to. */
+export async function realFixture(): Promise<RealFixture> {
+  const dir = await ensureRealFixture()
+  return { dir, db: path.join(dir, 'opencode.db'), sessionsDir: path.join(dir, 'sessions'), sessionsV2Dir: path.join(dir, 'sessions-v2') }
+}
+
+/** A fresh temp dir; removed by the caller's cleanup. */
+export function tempDir(prefix = 'loupe-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+}
+
+/** Copy a database with its WAL/SHM sidecars into a new temp dir. */
+export function copyDb(source: string, dir = tempDir()): string {
+  const target = path.join(dir, 'opencode.db')
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (fs.existsSync(source + suffix)) fs.copyFileSync(source + suffix, target + suffix)
+  }
+  return target
+}
+
+export interface TestDeps extends AppDeps {
+  dir: string
+  cleanup(): void
+}
+
+/** Deps over a copy of `dbPath`: isolated data dir, fixed clock, no network. */
+export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps['config']> = {}): Promise<TestDeps> {
+  const dir = tempDir()
+  const db = copyDb(dbPath, dir)
+  const opencode = openOpenCode(db)
+  const loupeDb = await openLoupeDb(path.join(dir, 'loupe'))
+  return {
+    dir,
+    config: {
+      host: '127.0.0.1',
+      port: 80,
+      token: TEST_TOKEN,
+      dataDir: path.join(dir, 'loupe'),
+      opencodeUrl: null,
+      opencodePassword: null,
+      allowedHostNames: ['127.0.0.1', 'localhost', '[::1]'],
+      lanAddresses: [],
+      webRoot: null,
+      demo: false,
+      ...overrides,
+    },
+    opencode,
+    loupeDb,
+    clock: fixedClock(TEST_NOW),
+    events: createEventBus(),
+    cleanup() {
+      opencode.db.close()
+      loupeDb.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+export const createCaller = createCallerFactory(appRouter)
