@@ -14,7 +14,7 @@ const fileDigest = (path: string) => {
 }
 
 type Procedure = { _def: { type: 'query' | 'mutation' | 'subscription' } }
-const procedures = Object.entries(appRouter._def.procedures as Record<string, Procedure>)
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>)
   .filter(([, p]) => p._def.type !== 'subscription')
   .map(([path]) => path)
 
