@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { codeTokens, isDefaultTitle, messageSearchDocs, partSearchFields } from './search-doc.js'
+
+describe('partSearchFields', () => {
+  it('reads a completed 1.x tool: name, title, input values, output', () => {
+    const f = partSearchFields({
+      type: 'tool', tool: 'bash', callID: 'call_1',
+      state: { status: 'completed', input: { command: 'echo hi', description: 'Print hi' }, output: 'hi\n', title: 'echo hi', metadata: { output: 'hi\n' } },
+    }, 'assistant')
+    expect(f).toMatchObject({ kind: 'tool', tool: 'bash', title: 'echo hi', input: 'echo hi\nPrint hi', output: 'hi\n' })
+  })
+
+  it('labels user text as user and leaves media out', () => {
+    expect(partSearchFields({ type: 'text', text: 'please fix' }, 'user')).toMatchObject({ kind: 'user', body: 'please fix' })
+    expect(partSearchFields({ type: 'file', url: 'data:image/png;base64,AAAA' }, 'user')).toBeNull()
+    const write = partSearchFields({ type: 'tool', tool: 'write', state: { status: 'completed', input: { content: 'data:image/png;base64,' + 'A'.repeat(500) } } }, 'assistant')
+    expect(write?.input).toBe('')
+  })
+
+  it('strips snippet markers from content', () => {
+    expect(partSearchFields({ type: 'text', text: 'a\uE000b\uE001c' }, 'assistant')?.body).toBe('a b c')
+  })
+})
+
+describe('messageSearchDocs', () => {
+  it('gives one document per 2.x assistant content item, keyed by index', () => {
+    const docs = messageSearchDocs('assistant', {
+      content: [
+        { type: 'reasoning', text: 'thinking' },
+        { type: 'text', text: 'answer' },
+        { type: 'tool', id: 'call_1', name: 'bash', state: { status: 'completed', input: { command: 'ls' }, content: [{ type: 'text', text: 'a.txt' }, { type: 'file', uri: 'data:x' }] } },
+      ],
+    })
+    expect(docs.map((d) => [d.key, d.kind, d.tool])).toEqual([['0', 'reasoning', null], ['1', 'text', null], ['2', 'tool', 'bash']])
+    expect(docs[2]).toMatchObject({ input: 'ls', output: 'a.txt' })
+  })
+
+  it('reads user, compaction and shell rows as one document', () => {
+    expect(messageSearchDocs('user', { text: 'hello' })).toEqual([expect.objectContaining({ key: 'u', kind: 'user', body: 'hello' })])
+    expect(messageSearchDocs('compaction', { summary: 'we did X', recent: '[User]: hello' })[0]).toMatchObject({ kind: 'text', body: 'we did X' })
+    expect(messageSearchDocs('shell', { command: 'ls', output: 'x' })[0]).toMatchObject({ kind: 'tool', tool: 'shell' })
+    expect(messageSearchDocs('system', { text: 'The available tools have changed.' })).toEqual([])
+  })
+})
+
+describe('codeTokens', () => {
+  it('keeps mixed and camelCase tokens, not words or hashes', () => {
+    expect([...codeTokens('PR1137 getUserName plain words 2289ce0da001abcdef utf8')]).toEqual(['pr1137', 'getusername', 'utf8'])
+  })
+
+  it('recognizes placeholder titles', () => {
+    expect(isDefaultTitle('New session - 2026-11-29T12:00:00.000Z')).toBe(true)
+    expect(isDefaultTitle('Fix login bug')).toBe(false)
+  })
+})

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { foldText, parseQuery } from './query.js'
+import { compileLiteralMatcher, excerptSegments, splitMarkedSnippet } from './search-match.js'
+
+const matches = (query: string, text: string) => compileLiteralMatcher(parseQuery(query)).test(foldText(text))
+
+describe('compileLiteralMatcher', () => {
+  it.each([
+    ['all words', 'login bug', 'The login has a bug', true],
+    ['a missing word', 'login crash', 'The login has a bug', false],
+    ['a phrase in order', '"login bug"', 'a login  bug here', true],
+    ['a phrase out of order', '"bug login"', 'a login bug here', false],
+    ['an exclusion', 'login -draft', 'login draft', false],
+    ['a prefix at a token start', 'auth*', 'the authentication', true],
+    ['a prefix inside a token', 'uth*', 'the authentication', false],
+    ['a substring in a code token', '1137', 'merged PR1137 today', true],
+    ['accents and case', 'reflexion', 'RÉFLEXION', true],
+    ['only exclusions', '-foo', 'bar', false],
+  ])('%s', (_name, query, text, expected) => {
+    expect(matches(query, text)).toBe(expected)
+  })
+})
+
+describe('excerptSegments', () => {
+  it('marks matches in the original text around the first one', () => {
+    const text = 'x'.repeat(200) + ' Réflexion about PR1137 ' + 'y'.repeat(400)
+    const segments = excerptSegments(text, compileLiteralMatcher(parseQuery('reflexion 1137')))
+    expect(segments.filter((s) => s.match).map((s) => s.text)).toEqual(['Réflexion', '1137'])
+    expect(segments[0]!.text.startsWith('…')).toBe(true)
+    expect(segments.at(-1)!.text.endsWith('…')).toBe(true)
+    expect(segments.map((s) => s.text).join('').length).toBeLessThanOrEqual(322)
+  })
+})
+
+describe('splitMarkedSnippet', () => {
+  it('turns markers into segments and never HTML', () => {
+    expect(splitMarkedSnippet('a <b>\uE000login\uE001 bug')).toEqual([
+      { text: 'a <b>', match: false },
+      { text: 'login', match: true },
+      { text: ' bug', match: false },
+    ])
+  })
+})

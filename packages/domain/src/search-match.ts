@@ -1,0 +1,119 @@
+import { foldText, tokenize, type ParsedQuery, type QueryTerm } from './query.js'
+
+/** A piece of a snippet; `match` pieces are highlighted. Rendered as text, never as HTML. */
+export interface SnippetSegment {
+  text: string
+  match: boolean
+}
+
+/** The index marks matches with these private-use characters, which extraction strips from content. */
+export const SNIPPET_OPEN = '\uE000'
+export const SNIPPET_CLOSE = '\uE001'
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const SEP = '[^\\p{L}\\p{N}\\p{Co}]+'
+
+/** A folded-text regex for one term: its tokens in order, separated by any non-token run. */
+function termPattern(term: QueryTerm): string {
+  const body = tokenize(term.text).map(escapeRegex).join(SEP)
+  // A prefix must start a token; a word may sit anywhere, inside a code token too (`1137` in `pr1137`).
+  return term.kind === 'prefix' ? `(?<![\\p{L}\\p{N}\\p{Co}])${body}` : body
+}
+
+export interface LiteralMatcher {
+  /** True when folded `text` satisfies the query: every positive term present, no negated one. */
+  test(folded: string): boolean
+  /** Ranges of positive-term matches in `text` (original, unfolded), in order. */
+  ranges(text: string): Array<[number, number]>
+}
+
+/** The design's literal match (case- and accent-insensitive substring) for a parsed query. */
+export function compileLiteralMatcher(query: ParsedQuery): LiteralMatcher {
+  const positive = query.terms.filter((t) => !t.negated).map((t) => new RegExp(termPattern(t), 'u'))
+  const negative = query.terms.filter((t) => t.negated).map((t) => new RegExp(termPattern(t), 'u'))
+  const any = positive.length
+    ? new RegExp(query.terms.filter((t) => !t.negated).map(termPattern).join('|'), 'gu')
+    : null
+  return {
+    test: (folded) => positive.length > 0 && positive.every((r) => r.test(folded)) && !negative.some((r) => r.test(folded)),
+    ranges(text) {
+      if (!any) return []
+      const { folded, origin } = foldWithMap(text)
+      const out: Array<[number, number]> = []
+      for (const m of folded.matchAll(any)) {
+        if (m[0].length === 0) continue
+        out.push([origin[m.index]!, origin[m.index + m[0].length - 1]! + 1])
+      }
+      return out
+    },
+  }
+}
+
+/** Fold character by character, remembering where each folded unit came from. */
+function foldWithMap(text: string): { folded: string; origin: number[] } {
+  let folded = ''
+  const origin: number[] = []
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!
+    const ch = String.fromCodePoint(cp)
+    const f = foldText(ch)
+    folded += f
+    for (let k = 0; k < f.length; k++) origin.push(i)
+    i += ch.length
+  }
+  return { folded, origin }
+}
+
+/**
+ * A bounded excerpt around the first match: from `before` characters ahead of it, `length`
+ * characters long, with the matches inside marked. No match gives the text's start.
+ */
+export function excerptSegments(text: string, matcher: LiteralMatcher, before = 80, length = 320): SnippetSegment[] {
+  const window = text.length > 64 * 1024 ? text.slice(0, 64 * 1024) : text
+  const ranges = matcher.ranges(window)
+  const first = ranges[0]?.[0] ?? 0
+  let start = Math.max(0, first - before)
+  if (start > 0 && /[\uDC00-\uDFFF]/.test(window[start]!)) start--
+  const end = Math.min(window.length, start + length)
+  const segments: SnippetSegment[] = []
+  let at = start
+  for (const [s, e] of ranges) {
+    if (e <= at || s >= end) continue
+    const from = Math.max(s, at)
+    if (from > at) segments.push({ text: window.slice(at, from), match: false })
+    const to = Math.min(e, end)
+    segments.push({ text: window.slice(from, to), match: true })
+    at = to
+  }
+  if (at < end) segments.push({ text: window.slice(at, end), match: false })
+  if (start > 0) segments.unshift({ text: '…', match: false })
+  if (end < text.length) segments.push({ text: '…', match: false })
+  return mergeSegments(segments)
+}
+
+/** Split a snippet the index marked with SNIPPET_OPEN/SNIPPET_CLOSE into segments. */
+export function splitMarkedSnippet(marked: string): SnippetSegment[] {
+  const segments: SnippetSegment[] = []
+  let match = false
+  let buffer = ''
+  for (const ch of marked) {
+    if (ch === SNIPPET_OPEN || ch === SNIPPET_CLOSE) {
+      if (buffer) segments.push({ text: buffer, match })
+      buffer = ''
+      match = ch === SNIPPET_OPEN
+    } else buffer += ch
+  }
+  if (buffer) segments.push({ text: buffer, match })
+  return mergeSegments(segments)
+}
+
+function mergeSegments(segments: SnippetSegment[]): SnippetSegment[] {
+  const out: SnippetSegment[] = []
+  for (const s of segments) {
+    if (!s.text) continue
+    const last = out.at(-1)
+    if (last && last.match === s.match) last.text += s.text
+    else out.push({ ...s })
+  }
+  return out
+}
