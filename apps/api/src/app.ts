@@ -88,6 +88,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   })
 
   app.addHook('onClose', async () => {
+    await deps.searchIndex.close()
     deps.opencode.db.close()
     deps.loupeDb.close()
   })

@@ -1,6 +1,7 @@
 import type { Clock } from './lib/clock.js'
 import type { EventBus } from './lib/event-bus.js'
 import type { SqliteDb } from './lib/sqlite.js'
+import type { SearchIndex } from './index/search-index.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
 
 export interface AppConfig {
@@ -30,4 +31,6 @@ export interface AppDeps {
   loupeDb: SqliteDb
   clock: Clock
   events: EventBus
+  /** The full-text search sidecar and its indexer. */
+  searchIndex: SearchIndex
 }

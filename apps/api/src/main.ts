@@ -11,6 +11,7 @@ import { generateDemoDb } from './demo/demo-db.js'
 import { isAppError } from './errors.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { systemClock } from './lib/clock.js'
+import { createSearchIndex } from './index/search-index.js'
 import { createEventBus } from './lib/event-bus.js'
 import { openLoupeDb } from './loupe-db/loupe-db.js'
 import { locateOpenCodeDb } from './store/locate-db.js'
@@ -61,6 +62,9 @@ async function main() {
   if (!opencode.layout.readable) say(`Warning: ${opencode.layout.problems.join('; ')}`)
   const loupeDb = await openLoupeDb(config.dataDir)
   const lan = lanAddresses(config.host)
+  const events = createEventBus()
+  const searchIndex = createSearchIndex({ opencode, dataDir: config.dataDir, events, mode: 'worker' })
+  if (searchIndex.status().state === 'unavailable') say(`Search: ${searchIndex.status().message} Searches scan instead.`)
   const deps: AppDeps = {
     config: {
       host: config.host,
@@ -77,7 +81,8 @@ async function main() {
     opencode,
     loupeDb,
     clock: systemClock,
-    events: createEventBus(),
+    events,
+    searchIndex,
   }
   const app = await buildApp(deps, { logger: false })
   let address: string

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { ensureRealFixture } from '../../../tools/fixtures.mjs'
 import type { AppDeps } from '../src/deps.js'
 import { fixedClock } from '../src/lib/clock.js'
+import { createSearchIndex } from '../src/index/search-index.js'
 import { createEventBus } from '../src/lib/event-bus.js'
 import { openLoupeDb } from '../src/loupe-db/loupe-db.js'
 import { openOpenCode } from '../src/store/open-opencode.js'
@@ -45,12 +46,19 @@ export interface TestDeps extends AppDeps {
   cleanup(): void
 }
 
+export interface TestDepsOptions {
+  /** 'manual' (default): the index builds only on `searchIndex.runUntilIdle()`; 'worker': as in production. */
+  searchIndex?: 'manual' | 'worker'
+}
+
 /** Deps over a copy of `dbPath`: isolated data dir, fixed clock, no network. */
-export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps['config']> = {}): Promise<TestDeps> {
+export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps['config']> = {}, options: TestDepsOptions = {}): Promise<TestDeps> {
   const dir = tempDir()
   const db = copyDb(dbPath, dir)
   const opencode = openOpenCode(db)
   const loupeDb = await openLoupeDb(path.join(dir, 'loupe'))
+  const events = createEventBus()
+  const searchIndex = createSearchIndex({ opencode, dataDir: path.join(dir, 'loupe'), events, mode: options.searchIndex ?? 'manual', pollMs: 100 })
   return {
     dir,
     config: {
@@ -69,8 +77,10 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     opencode,
     loupeDb,
     clock: fixedClock(TEST_NOW),
-    events: createEventBus(),
+    events,
+    searchIndex,
     cleanup() {
+      void searchIndex.close()
       opencode.db.close()
       loupeDb.close()
       fs.rmSync(dir, { recursive: true, force: true })

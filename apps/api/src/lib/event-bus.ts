@@ -3,7 +3,7 @@ import { EventEmitter, on } from 'node:events'
 /** Events other tabs follow. Payloads hold ids and hashes only. */
 export interface LoupeEvents {
   pruned: { sessionID: string; messageID: string; revision: string; storage: 'v1' | 'v2' }
-  indexProgress: { state: string; indexedParts: number; totalParts: number }
+  indexProgress: { state: string; indexedParts: number; totalParts: number; mbPerSecond?: number }
 }
 
 export interface EventBus {

@@ -1,0 +1,14 @@
+import { publicProcedure, router } from '../../trpc/init.js'
+import { searchInput } from './history.schema.js'
+import { search } from './history.service.js'
+
+export const historyRouter = router({
+  search: publicProcedure.input(searchInput).query(({ ctx, input }) => search(ctx.deps, input)),
+  /** The index's build state for a progress bar: parts indexed of total, MB/s. */
+  status: publicProcedure.query(({ ctx }) => ctx.deps.searchIndex.status()),
+  /** The same, pushed while it changes (SSE). */
+  progress: publicProcedure.subscription(async function* ({ ctx, signal }) {
+    yield ctx.deps.searchIndex.status()
+    for await (const _ of ctx.deps.events.iterate('indexProgress', signal)) yield ctx.deps.searchIndex.status()
+  }),
+})

@@ -1,0 +1,141 @@
+import { TRPCError } from '@trpc/server'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCaller, createTestDeps, realFixture, TEST_NOW, type TestDeps } from '../../../test/harness.js'
+import { addV1Message, addV1Session, reasoningPart, textPart, toolPart } from '../../../test/search-fixtures.js'
+
+const T = TEST_NOW - 86_400_000
+const dump = (word: string) => Array.from({ length: 800 }, (_, i) => `line ${i}: ok status=${i % 7} path=/srv/app/file${i}.log`).join('\n') + `\n${word} appeared once\n`
+const marked = (hit: { snippet: Array<{ text: string; match: boolean }> }) => hit.snippet.filter((s) => s.match).map((s) => s.text.toLowerCase())
+
+describe('history.search over the index', () => {
+  let deps: TestDeps
+  let caller: ReturnType<typeof createCaller>
+  let seeded: Record<string, string>
+
+  beforeAll(async () => {
+    deps = await createTestDeps((await realFixture()).db)
+    caller = createCaller({ deps })
+    const db = new Database(deps.opencode.path)
+    const titled = addV1Session(db, { title: 'Zephyr deploy pipeline', time: T, directory: '/srv/zephyr', projectID: 'proj_zephyr' })
+    const other = addV1Session(db, { title: 'Unrelated chores', time: T + 1000 })
+    const u = addV1Message(db, { sessionID: other, role: 'user', time: T + 2000, parts: [textPart('Please check the zephyr logs')] })
+    const a = addV1Message(db, {
+      sessionID: other, role: 'assistant', time: T + 3000,
+      parts: [
+        reasoningPart('The login bug hides in the session refresh; merged PR1137 fixed half of it.'),
+        textPart('We should rotate the credentials before the next release.'),
+        toolPart('bash', { command: 'cat /var/log/app.log' }, dump('zephyr'), 'cat /var/log/app.log'),
+        toolPart('read', { filePath: '/srv/app/bug.md' }, 'A bug in login: the token expires early.'),
+      ],
+    })
+    const draft = addV1Message(db, { sessionID: other, role: 'assistant', time: T + 4000, parts: [textPart('Rotate the credentials in the draft plan too.')] })
+    db.close()
+    seeded = { titled, other, user: u.messageID, assistant: a.messageID, draft: draft.messageID, reasoning: a.partIDs[0]!, tool: a.partIDs[2]! }
+    deps.searchIndex.runUntilIdle()
+  })
+  afterAll(() => deps.cleanup())
+
+  it('answers from the index once it is ready', async () => {
+    const answer = await caller.history.search({ query: 'zephyr' })
+    expect(answer.mode).toBe('index')
+    expect(answer.index.state).toBe('ready')
+  })
+
+  it('ranks a title hit and a text hit above a tool-output hit for the same word', async () => {
+    const { hits } = await caller.history.search({ query: 'zephyr' })
+    const order = hits.map((h) => h.kind)
+    expect(order.slice(0, 2)).toEqual(['title', 'user'])
+    expect(order.indexOf('tool')).toBeGreaterThan(1)
+    expect(hits[0]).toMatchObject({ sessionID: seeded.titled, sessionTitle: 'Zephyr deploy pipeline', messageID: null })
+    expect(hits[1]).toMatchObject({ sessionID: seeded.other, messageID: seeded.user, storage: 'v1' })
+    const tool = hits.find((h) => h.kind === 'tool')!
+    expect(tool).toMatchObject({ tool: 'bash', partID: seeded.tool, messageID: seeded.assistant })
+    expect(marked(tool)).toEqual(['zephyr'])
+    expect(hits[0]!.score).toBeGreaterThan(tool.score)
+  })
+
+  it('matches an exact phrase only in order', async () => {
+    const { hits } = await caller.history.search({ query: '"login bug"' })
+    expect(hits.map((h) => h.partID)).toEqual([seeded.reasoning])
+    expect(marked(hits[0]!)).toEqual(['login bug'])
+    const loose = await caller.history.search({ query: 'login bug' })
+    expect(loose.hits.length).toBeGreaterThan(1)
+  })
+
+  it('excludes documents with a -word', async () => {
+    const all = await caller.history.search({ query: 'credentials' })
+    expect(all.hits.map((h) => h.messageID).sort()).toEqual([seeded.assistant, seeded.draft].sort())
+    const some = await caller.history.search({ query: 'credentials -draft' })
+    expect(some.hits.map((h) => h.messageID)).toEqual([seeded.assistant])
+  })
+
+  it('finds a prefix*', async () => {
+    const { hits } = await caller.history.search({ query: 'credent*' })
+    expect(hits.length).toBe(2)
+  })
+
+  it('finds a substring inside a code token (PR1137 by 1137) and highlights the token', async () => {
+    const { hits } = await caller.history.search({ query: '1137' })
+    expect(hits.map((h) => h.partID)).toEqual([seeded.reasoning])
+    expect(marked(hits[0]!)).toEqual(['pr1137'])
+  })
+
+  it('scopes by session, project, directory, kind, tool and time', async () => {
+    const inSession = await caller.history.search({ query: 'zephyr', sessionID: seeded.other })
+    expect(new Set(inSession.hits.map((h) => h.sessionID))).toEqual(new Set([seeded.other]))
+    const inProject = await caller.history.search({ query: 'zephyr', projectID: 'proj_zephyr' })
+    expect(inProject.hits.map((h) => h.sessionID)).toEqual([seeded.titled])
+    const inDir = await caller.history.search({ query: 'zephyr', directory: '/srv/zephyr' })
+    expect(inDir.hits.map((h) => h.kind)).toEqual(['title'])
+    const tools = await caller.history.search({ query: 'zephyr', kinds: ['tool'] })
+    expect(tools.hits.map((h) => h.kind)).toEqual(['tool'])
+    const reads = await caller.history.search({ query: 'login', tool: 'read' })
+    expect(reads.hits.map((h) => h.tool)).toEqual(['read'])
+    const late = await caller.history.search({ query: 'credentials', since: T + 3500 })
+    expect(late.hits.map((h) => h.messageID)).toEqual([seeded.draft])
+    const early = await caller.history.search({ query: 'credentials', until: T + 3500 })
+    expect(early.hits.map((h) => h.messageID)).toEqual([seeded.assistant])
+  })
+
+  it('refuses scopes that do not exist with not_found', async () => {
+    for (const input of [{ sessionID: 'ses_nope' }, { projectID: 'nope' }, { directory: '/etc' }]) {
+      await expect(caller.history.search({ query: 'zephyr', ...input })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    }
+  })
+
+  it.each([
+    ['unbalanced quotes', '"zephyr'],
+    ['NEAR and friends', 'NEAR(zephyr logs, 2) OR AND NOT'],
+    ['a lone star', '*'],
+    ['stars everywhere', 'ze*phyr **'],
+    ['unbalanced parentheses', '((zephyr'],
+    ['column syntax', 'title:zephyr {body}: x ^y'],
+    ['control characters', 'zephyr\u0000\u0007\u001b[2J\u202e'],
+    ['other scripts', 'Привет 日本語 مرحبا 🙂'],
+    ['a 10 KB query', 'zephyr '.repeat(1500)],
+    ['a 10 KB token', 'z'.repeat(10_240)],
+    ['only an exclusion', '-zephyr'],
+    ['empty', ''],
+    ['sql', "zephyr'; DROP TABLE doc; --"],
+  ])('answers hostile input (%s) without an error', async (_name, query) => {
+    const answer = await caller.history.search({ query })
+    expect(Array.isArray(answer.hits)).toBe(true)
+    for (const hit of answer.hits) for (const s of hit.snippet) expect(s.text).not.toMatch(/[\uE000\uE001]/)
+  })
+
+  it('still finds the word when the query around it is hostile', async () => {
+    const { hits } = await caller.history.search({ query: '"zephyr' })
+    expect(hits.length).toBeGreaterThan(0)
+  })
+
+  it('refuses a cursor used with another query, and a malformed one', async () => {
+    const first = await caller.history.search({ query: 'zephyr', limit: 1 })
+    expect(first.cursor).toBeTruthy()
+    await expect(caller.history.search({ query: 'credentials', cursor: first.cursor! })).rejects.toMatchObject({ code: 'CONFLICT' })
+    await expect(caller.history.search({ query: 'zephyr', kinds: ['tool'], cursor: first.cursor! })).rejects.toMatchObject({ code: 'CONFLICT' })
+    const bad = await caller.history.search({ query: 'zephyr', cursor: 'AAAA' }).catch((e: unknown) => e)
+    expect(bad).toBeInstanceOf(TRPCError)
+    expect((bad as TRPCError).code).toBe('BAD_REQUEST')
+  })
+})

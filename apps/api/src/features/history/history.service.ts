@@ -1,0 +1,120 @@
+import { decodeCursor, encodeCursor, hasPositiveTerm, parseQuery, type ParsedQuery } from '@loupe/domain'
+import type { AppDeps } from '../../deps.js'
+import { AppError } from '../../errors.js'
+import type { IndexState } from '../../index/indexer.js'
+import { rankSnapshot, matchFor, pageFromSnapshot } from './index-search.js'
+import { resolveScope, type ResolvedScope, type SearchHit } from './history-scope.js'
+import { SCAN_LIMITS, scanPage, startScan, type ScanPosition } from './literal-scan.js'
+import type { SearchInput } from './history.schema.js'
+
+type IndexCursor = { m: 'i'; s: string; o: number; h: number; id: number }
+type ScanCursor = { m: 's'; p: ScanPosition }
+type HistoryCursor = IndexCursor | ScanCursor
+
+const isPosition = (p: unknown): p is ScanPosition => {
+  const s = p as ScanPosition
+  return typeof s === 'object' && s !== null && ['titles', 'v1', 'v2', 'done'].includes(s.phase) &&
+    [s.after, s.h1, s.h2].every((n) => Number.isSafeInteger(n) && n >= 0)
+}
+const isCursor = (p: unknown): p is HistoryCursor => {
+  const c = p as Record<string, unknown>
+  if (typeof c !== 'object' || c === null) return false
+  if (c.m === 's') return isPosition(c.p)
+  return c.m === 'i' && typeof c.s === 'string' && c.s.length <= 64 && [c.o, c.h, c.id].every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
+}
+
+export interface SearchAnswer {
+  hits: SearchHit[]
+  cursor: string | null
+  /** `index`: ranked by the full-text index; `scan`: the literal fallback, in storage order. */
+  mode: 'index' | 'scan'
+  /** Only the newest matches were ranked (a very common word); refine the query to see older ones. */
+  truncated: boolean
+  /** The query was longer than Loupe searches; the rest was ignored. */
+  queryTruncated: boolean
+  /** Ranked candidates in this answer (index mode), for "N results". */
+  total: number | null
+  /** Rows the literal scan read for this page, and where it stands. */
+  scan: { scanned: number; done: boolean } | null
+  index: { state: IndexState; indexedParts: number; totalParts: number }
+  notice: string | null
+}
+
+/**
+ * `history.search`: ranked full-text search over all history through the sidecar index, or the
+ * bounded literal scan while the index is being built. Cursors are bound to query and scope.
+ */
+export function search(deps: AppDeps, input: SearchInput): SearchAnswer {
+  const query = parseQuery(input.query)
+  const status = deps.searchIndex.status()
+  const base: SearchAnswer = {
+    hits: [], cursor: null, mode: 'index', truncated: false, queryTruncated: query.truncated, total: null, scan: null,
+    index: { state: status.state, indexedParts: status.indexedParts, totalParts: status.totalParts }, notice: null,
+  }
+  const scope = resolveScope(deps, input, query)
+  if (!hasPositiveTerm(query)) {
+    return { ...base, notice: query.terms.length ? 'Exclusions (-word) need a word to search for.' : 'Type something to search for.' }
+  }
+  const limit = input.limit ?? 20
+  let cursor: HistoryCursor | undefined
+  if (input.cursor) {
+    const decoded = decodeCursor(input.cursor, 'history', scope.binding, isCursor)
+    if (!decoded.ok) {
+      throw new AppError(decoded.error === 'conflict' ? 'conflict' : 'invalid_cursor',
+        decoded.error === 'conflict' ? 'This cursor belongs to another search; start from the first page.' : 'Malformed search cursor.')
+    }
+    cursor = decoded.value
+  }
+  const db = deps.searchIndex.db
+  if (cursor?.m === 's' || (!cursor && (status.state !== 'ready' || !db))) {
+    return scanAnswer(deps, query, scope, base, cursor?.m === 's' ? cursor.p : undefined, limit)
+  }
+  if (!db) throw new AppError('unavailable', 'The search index is not available; search again to scan instead.')
+  return indexAnswer(deps, query, scope, base, cursor as IndexCursor | undefined, limit)
+}
+
+function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, cursor: IndexCursor | undefined, limit: number): SearchAnswer {
+  const db = deps.searchIndex.db!
+  const { match } = matchFor(db, query, scope)
+  if (!match) return base
+  let snapshot = cursor ? deps.searchIndex.snapshots.get(cursor.s) : undefined
+  let snapshotId = cursor?.s
+  let offset = cursor?.o ?? 0
+  if (!snapshot) {
+    snapshot = rankSnapshot(db, match, scope, cursor?.h)
+    if (cursor) {
+      // Evicted: re-rank under the same horizon and continue after the last hit returned.
+      const last = snapshot.ids.indexOf(cursor.id)
+      offset = last >= 0 ? last + 1 : Math.min(cursor.o, snapshot.ids.length)
+    }
+    snapshotId = deps.searchIndex.snapshots.put(snapshot)
+  }
+  const page = pageFromSnapshot(deps, db, snapshot, scope, offset, limit)
+  const lastId = snapshot.ids[page.next - 1] ?? 0
+  const next: IndexCursor = { m: 'i', s: snapshotId!, o: page.next, h: snapshot.horizon, id: lastId }
+  return {
+    ...base,
+    hits: page.hits,
+    cursor: page.next < snapshot.ids.length ? encodeCursor('history', scope.binding, next) : null,
+    truncated: snapshot.truncated,
+    total: snapshot.ids.length,
+  }
+}
+
+function scanAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, from: ScanPosition | undefined, limit: number): SearchAnswer {
+  const start = from ?? deps.opencode.db.read(() => startScan(scope))
+  const page = scanPage(deps, query, scope, start, Math.min(limit, SCAN_LIMITS.hits))
+  const titles = deps.opencode.db.read(() => new Map(scope.source.sessions().map((s) => [`${s.gen}:${s.id}`, s.title])))
+  const hits = page.hits.map((h) => ({ ...h, sessionTitle: titles.get(`${h.storage}:${h.sessionID}`) ?? '' }))
+  const done = page.position.phase === 'done'
+  return {
+    ...base,
+    mode: 'scan',
+    hits,
+    cursor: done ? null : encodeCursor('history', scope.binding, { m: 's', p: page.position } satisfies ScanCursor),
+    scan: { scanned: page.scanned, done },
+    notice: base.index.state === 'building'
+      ? 'The search index is still being built; these are literal matches in storage order, one page at a time.'
+      : base.index.state === 'unavailable' ? 'Full-text search is unavailable here; these are literal matches in storage order.' : null,
+  }
+}

@@ -1,0 +1,79 @@
+import { tokenize, type ParsedQuery } from '@loupe/domain'
+import type { AppDeps } from '../../deps.js'
+import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
+import { countTermDocs, docMeta, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, rankCandidates, snippetOf } from '../../index/search-index.store.js'
+import type { SearchSnapshot } from '../../index/snapshots.js'
+import type { SqliteDb } from '../../lib/sqlite.js'
+import { sessionTitles, type ResolvedScope, type SearchHit } from './history-scope.js'
+
+/** Ranked answers rank at most this many of the newest matches (a common word stays fast). */
+export const CANDIDATE_CAP = 5000
+/** A word found in fewer documents than this is also looked for inside code tokens. */
+const RARE_WORD_DOCS = 50
+const EXPANSIONS_PER_WORD = 16
+
+/**
+ * The MATCH for a query: every word that is rare as a whole token also matches the code tokens
+ * containing it (`1137` → `pr1137`), through the trigram vocabulary.
+ */
+export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope): { match: FtsMatch | null; expanded: boolean } {
+  const expansions = new Map<number, string[]>()
+  let expanded = false
+  query.terms.forEach((term, i) => {
+    if (term.negated || term.kind !== 'word') return
+    const tokens = tokenize(term.text)
+    if (tokens.length !== 1 || [...tokens[0]!].length < 3) return
+    if (countTermDocs(db, tokens[0]!, RARE_WORD_DOCS) >= RARE_WORD_DOCS) return
+    const found = expandSubstring(db, tokens[0]!, EXPANSIONS_PER_WORD)
+    if (found.terms.length) {
+      expansions.set(i, found.terms)
+      expanded = true
+    }
+  })
+  return { match: buildMatch(query, scope.match, expansions), expanded }
+}
+
+/** Rank a query's candidates once, for a first page; later pages slice the snapshot. */
+export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope, horizon = maxDocId(db)): SearchSnapshot {
+  const min = scope.since !== null ? idFloorForTime(scope.since) : 0
+  const max = Math.min(scope.until !== null ? idCeilForTime(scope.until) : Number.MAX_SAFE_INTEGER, horizon)
+  const ranked = rankCandidates(db, match.match, { min, max }, CANDIDATE_CAP)
+  return { ...ranked, match: match.match, highlight: match.highlight, horizon }
+}
+
+/**
+ * Fill a page from `offset`: each candidate is re-checked (still indexed, still matching, not
+ * behind a staged revert, session still present), so concurrent indexing or a prune can only
+ * remove hits from later pages, never duplicate or reorder them.
+ */
+export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSnapshot, scope: ResolvedScope, offset: number, limit: number) {
+  const boundaries = deps.opencode.db.read(() => scope.source.revertBoundaries())
+  const hits: SearchHit[] = []
+  let at = offset
+  while (hits.length < limit && at < snapshot.ids.length) {
+    const batch = snapshot.ids.slice(at, at + Math.max(limit * 2, 16))
+    const meta = docMeta(db, batch)
+    const titles = deps.opencode.db.read(() => sessionTitles(deps, [...meta.values()].map((m) => `${m.gen}:${m.session_id}`)))
+    for (const id of batch) {
+      at++
+      const doc = meta.get(id)
+      if (!doc) continue
+      const key = `${doc.gen}:${doc.session_id}`
+      const boundary = boundaries.get(key)
+      const title = titles.get(key)
+      if (title === undefined || (boundary && doc.message_id && doc.message_id >= boundary)) continue
+      const snippet = snippetOf(db, snapshot.highlight, id)
+      if (!snippet) continue
+      const hit: SearchHit = {
+        sessionID: doc.session_id, storage: doc.gen, sessionTitle: title, messageID: doc.message_id || null,
+        kind: doc.kind, snippet, score: -(snapshot.ranks[at - 1] ?? 0), time: doc.time,
+      }
+      if (doc.tool) hit.tool = doc.tool
+      if (doc.gen === 'v1' && doc.kind !== 'title') hit.partID = doc.part_key
+      if (doc.gen === 'v2' && /^\d+$/.test(doc.part_key)) hit.index = Number(doc.part_key)
+      hits.push(hit)
+      if (hits.length === limit) break
+    }
+  }
+  return { hits, next: at }
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { openSqlite, type SqliteDb } from '../lib/sqlite.js'
+import type { FileIdentity } from '../store/open-opencode.js'
+import { FTS_WEIGHTS } from './fts-query.js'
+
+/** Bump to rebuild every sidecar after a change of schema, tokenizer or extraction. */
+export const INDEX_SCHEMA_VERSION = 1
+
+export interface IndexSource {
+  path: string
+  identity: FileIdentity
+}
+
+/** Where the sidecar of an OpenCode database lives: Loupe's data dir, keyed by the file's path and identity. */
+export function indexFileFor(dataDir: string, source: IndexSource): string {
+  const key = createHash('sha256').update(`${source.path}\0${source.identity.dev}\0${source.identity.ino}`).digest('hex').slice(0, 16)
+  return path.join(dataDir, 'search', `index-${key}.sqlite`)
+}
+
+export type Fts5Support = { ok: true } | { ok: false; reason: string }
+
+/** FTS5 and its trigram tokenizer must be compiled into this SQLite; a build without them searches by scanning. */
+export function checkFts5(db: SqliteDb): Fts5Support {
+  try {
+    db.raw.exec(`CREATE VIRTUAL TABLE temp.loupe_fts5_probe USING fts5(x, tokenize='trigram'); DROP TABLE temp.loupe_fts5_probe;`)
+    return { ok: true }
+  } catch (error) {
+    return { ok: false, reason: `this SQLite (${sqliteVersion(db)}) lacks FTS5 with the trigram tokenizer: ${(error as Error).message}` }
+  }
+}
+
+export const sqliteVersion = (db: SqliteDb) => db.getSql<{ v: string }>(`SELECT sqlite_version() AS v`)?.v ?? '?'
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS doc(
+  id INTEGER PRIMARY KEY,
+  gen TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  message_id TEXT NOT NULL,
+  part_key TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  tool TEXT,
+  time INTEGER NOT NULL,
+  src_updated INTEGER NOT NULL,
+  bytes INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS doc_key ON doc(gen, session_id, message_id, part_key);
+CREATE TABLE IF NOT EXISTS sess(
+  gen TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER, synced INTEGER NOT NULL,
+  title TEXT NOT NULL, project_id TEXT NOT NULL, directory TEXT NOT NULL, time_created INTEGER NOT NULL,
+  PRIMARY KEY (gen, id)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tool, input, output, meta, tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+CREATE VIRTUAL TABLE IF NOT EXISTS vocab_tri USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram');
+`
+
+/**
+ * Open (creating or, when stale, recreating) the sidecar. The document id is `time_ms * 4096 + slot`,
+ * so rowid order is recency order: the candidate cap keeps the newest matches and
+ * `since`/`until` are rowid ranges. Only plain FTS5 options are used, so the sqlite3 CLI of
+ * Debian 12 (3.40) can open the same file.
+ */
+export function openIndexDb(file: string, source: IndexSource): SqliteDb {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+  let db = openSqlite(file, { busyTimeoutMs: 5000 })
+  const stamp = JSON.stringify({ v: INDEX_SCHEMA_VERSION, path: source.path, dev: source.identity.dev, ino: source.identity.ino })
+  const current = tableExists(db, 'meta') ? db.getSql<{ value: string }>(`SELECT value FROM meta WHERE key = 'stamp'`)?.value : undefined
+  if (current !== undefined && current !== stamp) {
+    db.close()
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true })
+    db = openSqlite(file, { busyTimeoutMs: 5000 })
+  }
+  db.raw.pragma('journal_mode = WAL')
+  // The sidecar can always be rebuilt from OpenCode's file, so it trades durability for speed;
+  // deleted (pruned) text is overwritten rather than left in free pages.
+  db.raw.pragma('synchronous = OFF')
+  db.raw.pragma('secure_delete = ON')
+  if (current === stamp) return db
+  db.raw.exec(SCHEMA)
+  db.write(() => {
+    db.runSql(`INSERT INTO fts(fts, rank) VALUES ('rank', ?)`, [`bm25(${FTS_WEIGHTS.join(', ')})`])
+    db.runSql(`INSERT INTO fts(fts, rank) VALUES ('hashsize', 67108864)`)
+    db.runSql(`INSERT OR REPLACE INTO meta(key, value) VALUES ('stamp', ?)`, [stamp])
+  })
+  return db
+}
+
+const tableExists = (db: SqliteDb, name: string) =>
+  db.getSql<{ n: number }>(`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?`, [name])!.n > 0
+
+export function readMeta<T>(db: SqliteDb, key: string): T | undefined {
+  const row = db.getSql<{ value: string }>(`SELECT value FROM meta WHERE key = ?`, [key])
+  return row ? (JSON.parse(row.value) as T) : undefined
+}
+
+export function writeMeta(db: SqliteDb, key: string, value: unknown): void {
+  db.runSql(`INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)`, [key, JSON.stringify(value)])
+}

@@ -1,0 +1,122 @@
+import { codeTokens, type SearchFields, type StorageGeneration } from '@loupe/domain'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { metaText } from './fts-query.js'
+
+/** Where a document comes from: a 1.x part, a 2.x content item or row text, or a session title. */
+export interface DocKey {
+  gen: StorageGeneration
+  sessionID: string
+  /** '' for a session's title document. */
+  messageID: string
+  partKey: string
+}
+
+export interface DocInput extends DocKey {
+  fields: SearchFields
+  time: number
+  srcUpdated: number
+  projectID: string
+  directory: string
+}
+
+export const TITLE_KEY = '#title'
+const SLOTS = 4096
+
+interface DocRow {
+  id: number
+  src_updated: number
+}
+
+/**
+ * Writes to the sidecar. Callers hold its write transaction; ids are `time * 4096 + slot` so
+ * rowid order is recency. Code tokens go to the trigram vocabulary that serves substring search.
+ */
+export function createIndexWriter(db: SqliteDb) {
+  const knownTerms = new Set<string>()
+
+  function allocateId(time: number): number {
+    let base = Math.max(0, Math.floor(time)) * SLOTS
+    for (;;) {
+      const max = db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM doc WHERE id >= ? AND id < ?`, [base, base + SLOTS])!.m
+      if (max === null) return base
+      if (max + 1 < base + SLOTS) return max + 1
+      base += SLOTS
+    }
+  }
+
+  function addVocabulary(fields: SearchFields) {
+    const terms = new Set<string>()
+    for (const text of [fields.title, fields.body, fields.input, fields.output]) if (text) codeTokens(text, terms)
+    for (const term of terms) {
+      if (knownTerms.has(term)) continue
+      if (knownTerms.size > 200_000) knownTerms.clear()
+      knownTerms.add(term)
+      const row = db.getSql<{ id: number }>(`INSERT INTO vocab(term) VALUES (?) ON CONFLICT(term) DO NOTHING RETURNING id`, [term])
+      if (row) db.runSql(`INSERT INTO vocab_tri(rowid, term) VALUES (?, ?)`, [row.id, term])
+    }
+  }
+
+  const removeById = (id: number) => {
+    db.runSql(`DELETE FROM fts WHERE rowid = CAST(? AS INTEGER)`, [id])
+    db.runSql(`DELETE FROM doc WHERE id = ?`, [id])
+  }
+
+  return {
+    /**
+     * Insert or replace one document; unchanged sources (same `srcUpdated`) are skipped unless
+     * forced. Returns the text bytes indexed (0 when skipped).
+     */
+    upsert(doc: DocInput, force = false): number {
+      const existing = db.getSql<DocRow>(
+        `SELECT id, src_updated FROM doc WHERE gen = ? AND session_id = ? AND message_id = ? AND part_key = ?`,
+        [doc.gen, doc.sessionID, doc.messageID, doc.partKey])
+      if (existing && existing.src_updated === doc.srcUpdated && !force) return 0
+      const f = doc.fields
+      const bytes = f.title.length + f.body.length + f.input.length + f.output.length + (f.tool?.length ?? 0)
+      let id: number
+      if (existing) {
+        id = existing.id
+        db.runSql(`DELETE FROM fts WHERE rowid = CAST(? AS INTEGER)`, [id])
+        db.runSql(`UPDATE doc SET kind = ?, tool = ?, src_updated = ?, bytes = ? WHERE id = ?`, [f.kind, f.tool, doc.srcUpdated, bytes, id])
+      } else {
+        id = allocateId(doc.time)
+        db.runSql(
+          `INSERT INTO doc(id, gen, session_id, message_id, part_key, kind, tool, time, src_updated, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [id, doc.gen, doc.sessionID, doc.messageID, doc.partKey, f.kind, f.tool, doc.time, doc.srcUpdated, bytes])
+      }
+      const meta = metaText({ kind: f.kind, tool: f.tool, storage: doc.gen, sessionID: doc.sessionID, projectID: doc.projectID, directory: doc.directory })
+      db.runSql(`INSERT INTO fts(rowid, title, body, tool, input, output, meta) VALUES (CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?)`,
+        [id, f.title, f.body, f.tool ?? '', f.input, f.output, meta])
+      addVocabulary(f)
+      return bytes
+    },
+    /** Remove one document by its key; true when there was one. */
+    remove(key: DocKey): boolean {
+      const row = db.getSql<{ id: number }>(`SELECT id FROM doc WHERE gen = ? AND session_id = ? AND message_id = ? AND part_key = ?`,
+        [key.gen, key.sessionID, key.messageID, key.partKey])
+      if (row) removeById(row.id)
+      return !!row
+    },
+    removeIds(ids: readonly number[]) {
+      for (const id of ids) removeById(id)
+    },
+    /** Documents of one message: part key → id. */
+    messageDocs(gen: StorageGeneration, sessionID: string, messageID: string): Map<string, number> {
+      const rows = db.allSql<{ id: number; part_key: string }>(
+        `SELECT id, part_key FROM doc WHERE gen = ? AND session_id = ? AND message_id = ?`, [gen, sessionID, messageID])
+      return new Map(rows.map((r) => [r.part_key, r.id]))
+    },
+    /** Documents of one session, title included. */
+    sessionDocs(gen: StorageGeneration, sessionID: string): Array<{ id: number; message_id: string; part_key: string }> {
+      return db.allSql(`SELECT id, message_id, part_key FROM doc WHERE gen = ? AND session_id = ?`, [gen, sessionID])
+    },
+    removeSession(gen: StorageGeneration, sessionID: string): number {
+      const ids = db.allSql<{ id: number }>(`SELECT id FROM doc WHERE gen = ? AND session_id = ?`, [gen, sessionID]).map((r) => r.id)
+      for (const id of ids) removeById(id)
+      db.runSql(`DELETE FROM sess WHERE gen = ? AND id = ?`, [gen, sessionID])
+      return ids.length
+    },
+  }
+}
+
+export type IndexWriter = ReturnType<typeof createIndexWriter>

@@ -1,0 +1,85 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import { openSqlite } from '../lib/sqlite.js'
+import { probeSchema } from '../store/probe.js'
+import { createIndexer, type IndexStatus } from './indexer.js'
+import { openIndexDb, type IndexSource } from './index-db.js'
+
+/** What the main thread passes to the indexing worker. */
+export interface IndexerWorkerData {
+  sourcePath: string
+  indexPath: string
+  source: IndexSource
+  /** How often to look for OpenCode commits (PRAGMA data_version). */
+  pollMs: number
+  /** Idle time between slices of the reconcile sweep. */
+  sweepMs: number
+}
+
+export type WorkerMessage =
+  | { type: 'status'; status: IndexStatus }
+  | { type: 'error'; message: string }
+  | { type: 'closed' }
+
+const data = workerData as IndexerWorkerData
+const port = parentPort!
+const post = (message: WorkerMessage) => port.postMessage(message)
+
+// Its own connections: reading OpenCode's file never blocks the server's event loop, and the
+// sidecar's writes happen here (the main thread writes only a pruned message's re-index).
+const sourceDb = openSqlite(data.sourcePath, { readonly: true, fileMustExist: true, busyTimeoutMs: 2000 })
+const index = openIndexDb(data.indexPath, data.source)
+const indexer = createIndexer({ sourceDb, layout: probeSchema(sourceDb), index, now: () => Date.now() })
+
+let stopped = false
+let timer: NodeJS.Timeout | undefined
+let lastPost = 0
+let lastVersion = -1
+let lastSweep = 0
+const schedule = (ms: number) => {
+  if (!stopped) timer = setTimeout(tick, ms)
+}
+const report = (force = false) => {
+  const now = performance.now()
+  if (force || now - lastPost > 200) {
+    lastPost = now
+    post({ type: 'status', status: indexer.status() })
+  }
+}
+
+function tick() {
+  try {
+    if (indexer.buildStep(150)) {
+      report()
+      return schedule(0)
+    }
+    const version = sourceDb.raw.pragma('data_version', { simple: true }) as number
+    if (version !== lastVersion) {
+      lastVersion = version
+      const more = indexer.catchUp(200)
+      if (more) lastVersion = -1
+      report(true)
+      return schedule(more ? 0 : data.pollMs)
+    }
+    if (performance.now() - lastSweep > data.sweepMs) {
+      lastSweep = performance.now()
+      indexer.sweepStep(500)
+    }
+    schedule(data.pollMs)
+  } catch (error) {
+    post({ type: 'error', message: (error as Error).message })
+    schedule(2000)
+  }
+}
+
+port.on('message', (message: { type: string }) => {
+  if (message.type !== 'close') return
+  stopped = true
+  if (timer) clearTimeout(timer)
+  sourceDb.close()
+  index.close()
+  post({ type: 'closed' })
+})
+
+indexer.start()
+report(true)
+schedule(0)

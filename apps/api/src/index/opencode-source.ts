@@ -1,0 +1,132 @@
+import type { StorageGeneration } from '@loupe/domain'
+import type { SqliteDb } from '../lib/sqlite.js'
+import type { StorageLayout } from '../store/probe.js'
+import { chunk, parseObject } from '../store/session-row.js'
+
+/** A 1.x `part` row; `data` is null for part types with nothing to search (decided by SQLite, unparsed). */
+export interface V1PartRow {
+  rid: number
+  id: string
+  message_id: string
+  session_id: string
+  time_created: number
+  time_updated: number
+  data: string | null
+}
+
+/** A 2.x `session_message` row. */
+export interface V2MessageRow {
+  rid: number
+  id: string
+  session_id: string
+  type: string
+  time_created: number
+  time_updated: number
+  data: string
+}
+
+export interface SourceSession {
+  gen: StorageGeneration
+  id: string
+  title: string
+  project_id: string
+  directory: string
+  time_created: number
+  time_updated: number
+  revert: string | null
+}
+
+const SEARCHABLE_V1 = `CASE WHEN json_valid(data) AND json_extract(data, '$.type') IN ('text', 'reasoning', 'tool', 'subtask') THEN data END`
+const PART_COLUMNS = `rowid AS rid, id, message_id, session_id, time_created, time_updated, ${SEARCHABLE_V1} AS data`
+const MESSAGE_COLUMNS = `rowid AS rid, id, session_id, type, time_created, time_updated, data`
+const SESSION_COLUMNS = `id, coalesce(title, '') AS title, project_id, directory, time_created, time_updated, revert`
+
+/**
+ * Read-only access to what the index covers in OpenCode's file: 1.x `part` rows and 2.x
+ * `session_message` rows, by rowid (the resumable build) or by session (catch-up), plus
+ * sessions and the event sequence (the change detector).
+ */
+export function createIndexSource(db: SqliteDb, layout: StorageLayout) {
+  const v1 = layout.generations.find((g) => g.generation === 'v1')
+  const v2 = layout.generations.find((g) => g.generation === 'v2')
+  const experimental = v2?.experimental === true
+  const ownsMessages = `EXISTS (SELECT 1 FROM session_message sm WHERE sm.session_id = s.id)`
+  const sessionQueries: Array<[StorageGeneration, string]> = []
+  if (v1) sessionQueries.push(['v1', `SELECT ${SESSION_COLUMNS} FROM session s${experimental ? ` WHERE NOT ${ownsMessages}` : ''}`])
+  if (v2) sessionQueries.push(['v2', experimental ? `SELECT ${SESSION_COLUMNS} FROM session s WHERE ${ownsMessages}` : `SELECT ${SESSION_COLUMNS} FROM session_v2 s`])
+  const sessionTable = (gen: StorageGeneration) => (gen === 'v2' && !experimental ? 'session_v2' : 'session')
+
+  return {
+    generations: { v1: !!v1, v2: !!v2 },
+    totals(): { v1: number; v2: number; v1Max: number; v2Max: number } {
+      const count = (table: string) => db.getSql<{ n: number; m: number | null }>(`SELECT count(*) AS n, max(rowid) AS m FROM ${table}`)!
+      const a = v1 ? count('part') : { n: 0, m: 0 }
+      const b = v2 ? count('session_message') : { n: 0, m: 0 }
+      return { v1: a.n, v2: b.n, v1Max: a.m ?? 0, v2Max: b.m ?? 0 }
+    },
+    v1Chunk: (after: number, limit: number) =>
+      db.allSql<V1PartRow>(`SELECT ${PART_COLUMNS} FROM part WHERE rowid > ? ORDER BY rowid LIMIT ?`, [after, limit]),
+    v2Chunk: (after: number, limit: number) =>
+      db.allSql<V2MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE rowid > ? ORDER BY rowid LIMIT ?`, [after, limit]),
+    /** `role` of 1.x messages, read without decoding large infos twice. */
+    roles(ids: readonly string[]): Map<string, string> {
+      const out = new Map<string, string>()
+      for (const group of chunk([...new Set(ids)])) {
+        const rows = db.allSql<{ id: string; role: string | null }>(
+          `SELECT id, CASE WHEN json_valid(data) THEN json_extract(data, '$.role') END AS role FROM message WHERE id IN (${group.map(() => '?').join(',')})`, group)
+        for (const r of rows) out.set(r.id, r.role ?? 'unknown')
+      }
+      return out
+    },
+    sessions(): SourceSession[] {
+      return sessionQueries.flatMap(([gen, sql]) => db.allSql<Omit<SourceSession, 'gen'>>(sql).map((s) => ({ gen, ...s })))
+    },
+    session(gen: StorageGeneration, id: string): SourceSession | undefined {
+      const row = db.getSql<Omit<SourceSession, 'gen'>>(`SELECT ${SESSION_COLUMNS} FROM ${sessionTable(gen)} s WHERE id = ?`, [id])
+      return row ? { gen, ...row } : undefined
+    },
+    /** The event log's last seq per session; null without an event log. */
+    sequences(): Map<string, number> | null {
+      if (!layout.eventLog) return null
+      return new Map(db.allSql<{ aggregate_id: string; seq: number }>(`SELECT aggregate_id, seq FROM event_sequence`).map((r) => [r.aggregate_id, r.seq]))
+    },
+    v1SessionRows: (sessionID: string, since: number) =>
+      db.allSql<V1PartRow>(`SELECT ${PART_COLUMNS} FROM part WHERE session_id = ? AND time_updated >= ?`, [sessionID, since]),
+    v1SessionPartIds: (sessionID: string) =>
+      new Set(db.allSql<{ id: string }>(`SELECT id FROM part WHERE session_id = ?`, [sessionID]).map((r) => r.id)),
+    v1MessageRows: (messageID: string) =>
+      db.allSql<V1PartRow>(`SELECT ${PART_COLUMNS} FROM part WHERE message_id = ?`, [messageID]),
+    v2SessionRows: (sessionID: string, since: number) =>
+      db.allSql<V2MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = ? AND time_updated >= ?`, [sessionID, since]),
+    v2SessionMessageIds: (sessionID: string) =>
+      new Set(db.allSql<{ id: string }>(`SELECT id FROM session_message WHERE session_id = ?`, [sessionID]).map((r) => r.id)),
+    v2Message: (messageID: string) =>
+      db.getSql<V2MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE id = ?`, [messageID]),
+    /** Which of these ids still exist, with their `time_updated` (for the reconcile sweep). */
+    existing(table: 'part' | 'session_message', ids: readonly string[]): Map<string, number> {
+      const out = new Map<string, number>()
+      for (const group of chunk([...new Set(ids)])) {
+        const rows = db.allSql<{ id: string; t: number }>(`SELECT id, time_updated AS t FROM ${table} WHERE id IN (${group.map(() => '?').join(',')})`, group)
+        for (const r of rows) out.set(r.id, r.t)
+      }
+      return out
+    },
+    /** True when some session has this project or directory (scope checks: never a path lookup). */
+    hasSession(column: 'project_id' | 'directory', value: string): boolean {
+      return sessionQueries.some(([, sql]) => db.getSql(`SELECT 1 AS x FROM (${sql}) WHERE ${column} = ? LIMIT 1`, [value]) !== undefined)
+    },
+    /** Staged reverts: messages from `messageID` on are hidden until OpenCode commits or undoes it. */
+    revertBoundaries(): Map<string, string> {
+      const out = new Map<string, string>()
+      for (const [gen, sql] of sessionQueries) {
+        for (const s of db.allSql<{ id: string; revert: string | null }>(`SELECT id, revert FROM (${sql}) WHERE revert IS NOT NULL`)) {
+          const messageID = parseObject(s.revert)?.messageID
+          if (typeof messageID === 'string') out.set(`${gen}:${s.id}`, messageID)
+        }
+      }
+      return out
+    },
+  }
+}
+
+export type IndexSourceReader = ReturnType<typeof createIndexSource>

@@ -1,0 +1,105 @@
+import type { StorageGeneration } from '@loupe/domain'
+import { Worker } from 'node:worker_threads'
+import type { EventBus } from '../lib/event-bus.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import type { OpenCodeHandle } from '../store/open-opencode.js'
+import { checkFts5, indexFileFor, openIndexDb } from './index-db.js'
+import { createIndexer, type Indexer, type IndexStatus } from './indexer.js'
+import type { IndexerWorkerData, WorkerMessage } from './indexer.worker.js'
+import { createSnapshotCache, type SnapshotCache } from './snapshots.js'
+
+/** The search index as the rest of the api sees it. */
+export interface SearchIndex {
+  /** The sidecar (read connection for searches), or null when FTS5 is unavailable. */
+  readonly db: SqliteDb | null
+  readonly snapshots: SnapshotCache
+  status(): IndexStatus
+  /** Re-read one message into the index now (used after a prune, in the same request). */
+  reindexMessage(storage: StorageGeneration, sessionID: string, messageID: string): number
+  /** In-process mode (tests): run build and catch-up to completion. */
+  runUntilIdle(): void
+  close(): Promise<void>
+}
+
+export interface SearchIndexOptions {
+  opencode: OpenCodeHandle
+  dataDir: string
+  events: EventBus
+  /** 'worker': build and follow changes in a worker thread; 'manual': only when runUntilIdle() is called. */
+  mode: 'worker' | 'manual'
+  pollMs?: number
+  sweepMs?: number
+}
+
+const unavailable = (message: string): IndexStatus => ({ state: 'unavailable', indexedParts: 0, totalParts: 0, bytes: 0, mbPerSecond: 0, message })
+
+/**
+ * Open the sidecar next to Loupe's state (never inside OpenCode's file), start its indexer, and
+ * keep it current after prunes: the `pruned` listener re-indexes the message synchronously.
+ */
+export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
+  const { opencode, events } = options
+  const snapshots = createSnapshotCache()
+  const support = checkFts5(opencode.db)
+  if (!support.ok || !opencode.layout.readable) {
+    const status = unavailable(support.ok ? 'The OpenCode database is not readable.' : support.reason)
+    return { db: null, snapshots, status: () => status, reindexMessage: () => 0, runUntilIdle: () => {}, close: async () => {} }
+  }
+  const source = { path: opencode.path, identity: opencode.identity }
+  const indexPath = indexFileFor(options.dataDir, source)
+  const db = openIndexDb(indexPath, source)
+  // The main thread's indexer reads through the server's own OpenCode connection, which has just
+  // committed the prune: it sees the pruned message.
+  const local: Indexer = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index: db, now: Date.now })
+  let status: IndexStatus = local.status()
+  const publish = (next: IndexStatus) => {
+    status = next
+    events.emit('indexProgress', { state: next.state, indexedParts: next.indexedParts, totalParts: next.totalParts, mbPerSecond: next.mbPerSecond })
+  }
+  // Snapshots need no reset: a page re-checks every document it returns against the index.
+  const unsubscribe = events.subscribe('pruned', (p) => local.reindexMessage(p.storage, p.sessionID, p.messageID))
+
+  let worker: Worker | null = null
+  let closing: Promise<void> | null = null
+  if (options.mode === 'worker') {
+    const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000 }
+    worker = new Worker(new URL('./indexer.worker.ts', import.meta.url), { workerData: data, execArgv: ['--import', 'tsx'] })
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'status') publish(m.status)
+      else if (m.type === 'error') status = { ...status, message: m.message }
+    })
+    worker.on('error', (error) => publish({ ...status, state: 'error', message: error.message }))
+    worker.unref()
+  } else local.start()
+
+  return {
+    db,
+    snapshots,
+    status: () => status,
+    reindexMessage: (storage, sessionID, messageID) => local.reindexMessage(storage, sessionID, messageID),
+    runUntilIdle() {
+      local.start()
+      while (local.buildStep(1000));
+      while (local.catchUp(1000));
+      while (!local.sweepStep(2000));
+      publish(local.status())
+    },
+    close() {
+      unsubscribe()
+      closing ??= (async () => {
+        if (worker) {
+          const w = worker
+          await new Promise<void>((resolve) => {
+            const done = () => resolve()
+            w.once('exit', done)
+            w.on('message', (m: WorkerMessage) => m.type === 'closed' && void w.terminate().then(done, done))
+            w.postMessage({ type: 'close' })
+            setTimeout(() => void w.terminate().then(done, done), 3000).unref()
+          })
+        }
+        db.close()
+      })()
+      return closing
+    },
+  }
+}

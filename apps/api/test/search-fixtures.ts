@@ -1,0 +1,105 @@
+import Database from 'better-sqlite3'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * Rows written the way OpenCode writes them, for search tests that need exact content:
+ * 1.x `session`/`message`/`part` (data JSON without ids) and 2.x `session_v2`/`session_message`,
+ * each change bumping the session's `event_sequence` as OpenCode's projector does.
+ */
+const V2_SCHEMA = fileURLToPath(new URL('../../../tools/opencode-schema/opencode-2x-schema.sql', import.meta.url))
+
+let counter = 0
+/** An OpenCode-style id: prefix, 12 hex time characters, 14 more characters. */
+export function makeId(prefix: 'ses' | 'msg' | 'prt', time: number): string {
+  counter = (counter + 1) % 4096
+  let hex = (BigInt(time) * 4096n + BigInt(counter)) & 0xffffffffffffn
+  if (prefix === 'ses') hex = ~hex & 0xffffffffffffn
+  return `${prefix}_${hex.toString(16).padStart(12, '0')}${String(counter).padStart(14, 'x')}`
+}
+
+export const bumpSequence = (db: Database.Database, sessionID: string) =>
+  db.prepare(`INSERT INTO event_sequence(aggregate_id, seq) VALUES (?, 0) ON CONFLICT(aggregate_id) DO UPDATE SET seq = seq + 1`).run(sessionID)
+
+export interface SessionSeed {
+  title: string
+  directory?: string
+  projectID?: string
+  time: number
+}
+
+export function addV1Session(db: Database.Database, seed: SessionSeed): string {
+  const id = makeId('ses', seed.time)
+  db.prepare(`INSERT OR IGNORE INTO project(id, worktree, time_created, time_updated, sandboxes) VALUES (?, ?, ?, ?, '[]')`)
+    .run(seed.projectID ?? 'global', seed.directory ?? '/', seed.time, seed.time)
+  db.prepare(`INSERT INTO session(id, project_id, slug, directory, title, version, time_created, time_updated) VALUES (?, ?, ?, ?, ?, '1.18.33', ?, ?)`)
+    .run(id, seed.projectID ?? 'global', 'quiet-otter', seed.directory ?? '/srv/app', seed.title, seed.time, seed.time)
+  bumpSequence(db, id)
+  return id
+}
+
+export interface MessageSeed {
+  sessionID: string
+  role: 'user' | 'assistant'
+  time: number
+  /** `part.data` objects (without ids). */
+  parts: Array<Record<string, unknown>>
+  completed?: boolean
+}
+
+/** One 1.x message with its parts; returns the message id and part ids. */
+export function addV1Message(db: Database.Database, seed: MessageSeed): { messageID: string; partIDs: string[] } {
+  const messageID = makeId('msg', seed.time)
+  const time = seed.role === 'assistant' && seed.completed !== false ? { created: seed.time, completed: seed.time + 500 } : { created: seed.time }
+  const info = seed.role === 'user'
+    ? { role: 'user', time, agent: 'build', model: { providerID: 'mock', modelID: 'm1' } }
+    : { role: 'assistant', time, parentID: 'msg_parent', modelID: 'm1', providerID: 'mock', mode: 'build', agent: 'build', path: { cwd: '/', root: '/' }, cost: 0, tokens: { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } }, finish: 'stop' }
+  db.prepare(`INSERT INTO message(id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)`)
+    .run(messageID, seed.sessionID, seed.time, seed.time, JSON.stringify(info))
+  const partIDs = seed.parts.map((part, i) => {
+    const id = makeId('prt', seed.time + i)
+    db.prepare(`INSERT INTO part(id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(id, messageID, seed.sessionID, seed.time + i, seed.time + i, JSON.stringify(part))
+    return id
+  })
+  bumpSequence(db, seed.sessionID)
+  return { messageID, partIDs }
+}
+
+export const textPart = (text: string) => ({ type: 'text', text, time: { start: 1, end: 2 } })
+export const reasoningPart = (text: string) => ({ type: 'reasoning', text, time: { start: 1, end: 2 } })
+export const toolPart = (tool: string, input: Record<string, unknown>, output: string, title = '') => ({
+  type: 'tool', tool, callID: 'call_1',
+  state: { status: 'completed', input, output, title, metadata: { output }, time: { start: 1, end: 2 } },
+})
+
+/** A fresh 2.x database from the reconstructed 2.x schema. */
+export function createV2Db(dir: string): string {
+  const file = path.join(dir, 'opencode.db')
+  const db = new Database(file)
+  db.exec(fs.readFileSync(V2_SCHEMA, 'utf8'))
+  db.pragma('journal_mode = WAL')
+  db.close()
+  return file
+}
+
+export function addV2Session(db: Database.Database, seed: SessionSeed & { revert?: { messageID: string } }): string {
+  const id = makeId('ses', seed.time)
+  db.prepare(`INSERT OR IGNORE INTO project(id, worktree, time_created, time_updated, sandboxes) VALUES (?, ?, ?, ?, '[]')`)
+    .run(seed.projectID ?? 'global', seed.directory ?? '/', seed.time, seed.time)
+  db.prepare(`INSERT INTO session_v2(id, project_id, slug, directory, title, version, revert, time_created, time_updated) VALUES (?, ?, ?, ?, ?, '2.0.26', ?, ?, ?)`)
+    .run(id, seed.projectID ?? 'global', 'brave-lynx', seed.directory ?? '/srv/app', seed.title, seed.revert ? JSON.stringify(seed.revert) : null, seed.time, seed.time)
+  bumpSequence(db, id)
+  return id
+}
+
+/** One 2.x `session_message` row (`data` without id and type); seq is the session's next. */
+export function addV2Message(db: Database.Database, seed: { sessionID: string; type: string; time: number; data: Record<string, unknown> }): string {
+  const id = makeId('msg', seed.time)
+  const seq = (db.prepare(`SELECT coalesce(max(seq), -1) + 1 AS s FROM session_message WHERE session_id = ?`).get(seed.sessionID) as { s: number }).s
+  db.prepare(`INSERT INTO session_message(id, session_id, type, seq, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    .run(id, seed.sessionID, seed.type, seq, seed.time, seed.time, JSON.stringify(seed.data))
+  bumpSequence(db, seed.sessionID)
+  return id
+}
