@@ -51,7 +51,10 @@ export function createCatchUp(d: CatchUpDeps) {
   function resync(s: SourceSession, seq: number | null, known: SessRow | undefined) {
     const started = d.now()
     const moved = !!known && (known.project_id !== s.project_id || known.directory !== s.directory)
-    const since = known && !moved ? known.synced : 0
+    // Re-read rows updated since the last sync by the wall clock, or since the newest row indexed,
+    // whichever is earlier: a writer whose timestamps lag the clock is still caught.
+    const newest = d.index.getSql<{ m: number | null }>(`SELECT max(src_updated) AS m FROM doc WHERE gen = ? AND session_id = ? AND part_key <> ?`, [s.gen, s.id, TITLE_KEY])!.m
+    const since = known && !moved ? Math.min(known.synced, (newest ?? 0) - SLACK_MS) : 0
     d.recordSession(s, seq, started - SLACK_MS)
     if (s.gen === 'v1') {
       d.indexV1Rows(d.source.v1SessionRows(s.id, since), moved)
@@ -128,8 +131,9 @@ export function createCatchUp(d: CatchUpDeps) {
             if (row) d.indexV2Row(row, true)
           }
         }
-        sweepAfter = docs.at(-1)?.id ?? 0
-        return docs.length < limit
+        const complete = docs.length < limit
+        sweepAfter = complete ? 0 : docs.at(-1)!.id
+        return complete
       }) ?? false
     },
   }

@@ -164,8 +164,27 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       })
       return result ?? true
     },
-    /** Bring changed sessions up to date; false when nothing is left to do. */
-    catchUp: (budgetMs = 200) => catchUp.run(budgetMs),
+    /**
+     * Bring the index up to date after the build: rows appended since (rowid past the build's
+     * cursor), then sessions whose event sequence moved. False when nothing is left to do.
+     */
+    catchUp(budgetMs = 200): boolean {
+      const moreRows = inTransaction(() => {
+        const meta = readMeta<BuildMeta>(index, 'build')
+        if (meta?.phase !== 'done') return false
+        const v1 = source.generations.v1 ? source.v1Chunk(meta.v1After, CHUNK_ROWS) : []
+        const v2 = source.generations.v2 ? source.v2Chunk(meta.v2After, CHUNK_ROWS / 4) : []
+        run.bytes += indexV1Rows(v1)
+        for (const row of v2) run.bytes += indexV2Row(row).bytes
+        meta.v1After = v1.at(-1)?.rid ?? meta.v1After
+        meta.v2After = v2.at(-1)?.rid ?? meta.v2After
+        meta.done += v1.length + v2.length
+        meta.total = meta.done
+        if (v1.length || v2.length) writeMeta(index, 'build', meta)
+        return v1.length === CHUNK_ROWS || v2.length === CHUNK_ROWS / 4
+      }) ?? true
+      return catchUp.run(budgetMs) || moreRows
+    },
     /** One slice of the reconcile sweep (rows deleted or edited by others). */
     sweepStep: (limit = 500) => catchUp.sweep(limit),
     /**

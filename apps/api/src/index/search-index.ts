@@ -63,7 +63,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   let closing: Promise<void> | null = null
   if (options.mode === 'worker') {
     const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000 }
-    worker = new Worker(new URL('./indexer.worker.ts', import.meta.url), { workerData: data, execArgv: ['--import', 'tsx'] })
+    worker = new Worker(new URL('./indexer.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'status') publish(m.status)
       else if (m.type === 'error') status = { ...status, message: m.message }

@@ -1,0 +1,176 @@
+import Database from 'better-sqlite3'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { copyDb, createCaller, createTestDeps, realFixture, tempDir, TEST_NOW, type TestDeps } from '../../test/harness.js'
+import { addV1Message, addV1Session, bumpSequence, textPart, toolPart } from '../../test/search-fixtures.js'
+import { openSqlite } from '../lib/sqlite.js'
+import { openOpenCode } from '../store/open-opencode.js'
+import { indexFileFor, openIndexDb } from './index-db.js'
+import { createIndexer } from './indexer.js'
+
+const T = TEST_NOW - 7_200_000
+const docKeys = (file: string) => {
+  const db = new Database(file, { readonly: true })
+  const rows = db.prepare(`SELECT gen || ' ' || session_id || ' ' || message_id || ' ' || part_key AS k FROM doc ORDER BY k`).all() as Array<{ k: string }>
+  const fts = (db.prepare(`SELECT count(*) AS n FROM fts`).get() as { n: number }).n
+  db.close()
+  return { keys: rows.map((r) => r.k), fts }
+}
+
+describe('createIndexer', () => {
+  it('resumes an interrupted build from its watermark and ends with the same documents as a full build', async () => {
+    const dir = tempDir()
+    const source = openOpenCode(copyDb((await realFixture()).db, dir))
+    const identity = { path: source.path, identity: source.identity }
+    const full = path.join(dir, 'full.sqlite')
+    const resumed = path.join(dir, 'resumed.sqlite')
+    const fullDb = openIndexDb(full, identity)
+    const a = createIndexer({ sourceDb: source.db, layout: source.layout, index: fullDb, now: Date.now })
+    a.start()
+    while (a.buildStep(1000));
+    fullDb.close()
+
+    let steps = 0
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const db = openIndexDb(resumed, identity)
+      const b = createIndexer({ sourceDb: source.db, layout: source.layout, index: db, now: Date.now })
+      b.start()
+      const more = b.buildStep(0)
+      const status = b.status()
+      db.close()
+      steps++
+      if (!more) {
+        expect(status).toMatchObject({ state: 'ready' })
+        expect(status.indexedParts).toBe(status.totalParts)
+        break
+      }
+      expect(status.state).toBe('building')
+    }
+    expect(steps).toBeGreaterThan(1)
+    expect(docKeys(resumed)).toEqual(docKeys(full))
+    source.db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('recreates a sidecar that belongs to another database file', async () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'index.sqlite')
+    const db = openIndexDb(file, { path: '/a/opencode.db', identity: { dev: 1, ino: 2 } })
+    db.runSql(`INSERT INTO meta(key, value) VALUES ('marker', '1')`)
+    db.close()
+    const again = openIndexDb(file, { path: '/b/opencode.db', identity: { dev: 1, ino: 3 } })
+    expect(again.getSql(`SELECT value FROM meta WHERE key = 'marker'`)).toBeUndefined()
+    again.close()
+    expect(indexFileFor('/data', { path: '/a', identity: { dev: 1, ino: 2 } })).not.toBe(indexFileFor('/data', { path: '/a', identity: { dev: 1, ino: 3 } }))
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+})
+
+describe('incremental upkeep', () => {
+  let deps: TestDeps
+  let caller: ReturnType<typeof createCaller>
+  let db: Database.Database
+  let session: string
+  const find = async (query: string) => (await caller.history.search({ query })).hits
+
+  beforeAll(async () => {
+    deps = await createTestDeps((await realFixture()).db)
+    caller = createCaller({ deps })
+    db = new Database(deps.opencode.path)
+    session = addV1Session(db, { title: 'Upkeep', time: T })
+    deps.searchIndex.runUntilIdle()
+  })
+  beforeEach(() => deps.searchIndex.runUntilIdle())
+  afterAll(() => {
+    db.close()
+    deps.cleanup()
+  })
+
+  it('indexes a new turn and a new session', async () => {
+    addV1Message(db, { sessionID: session, role: 'assistant', time: Date.now(), parts: [textPart('the marmalade protocol')] })
+    const fresh = addV1Session(db, { title: 'Gooseberry session', time: Date.now() })
+    expect(await find('marmalade')).toHaveLength(0)
+    deps.searchIndex.runUntilIdle()
+    expect((await find('marmalade')).map((h) => h.sessionID)).toEqual([session])
+    expect((await find('gooseberry')).map((h) => [h.sessionID, h.kind])).toEqual([[fresh, 'title']])
+  })
+
+  it('re-indexes a part OpenCode updated in place (upsert) and a changed title', async () => {
+    const { partIDs } = addV1Message(db, { sessionID: session, role: 'assistant', time: Date.now(), parts: [toolPart('bash', { command: 'make' }, 'compiling wombats…')] })
+    deps.searchIndex.runUntilIdle()
+    db.prepare(`UPDATE part SET data = ?, time_updated = ? WHERE id = ?`).run(JSON.stringify(toolPart('bash', { command: 'make' }, 'built quokka.bin')), Date.now(), partIDs[0])
+    db.prepare(`UPDATE session SET title = 'Quokka build', time_updated = ? WHERE id = ?`).run(Date.now(), session)
+    bumpSequence(db, session)
+    deps.searchIndex.runUntilIdle()
+    const hits = await find('quokka')
+    expect(hits.map((h) => h.kind).sort()).toEqual(['title', 'tool'])
+    expect(await find('wombats')).toHaveLength(0)
+  })
+
+  it('drops documents of parts, messages and sessions OpenCode deleted', async () => {
+    const gone = addV1Session(db, { title: 'Walrus notes', time: Date.now() })
+    const m = addV1Message(db, { sessionID: gone, role: 'assistant', time: Date.now(), parts: [textPart('walrus tusk'), textPart('walrus flipper')] })
+    deps.searchIndex.runUntilIdle()
+    expect(await find('walrus')).toHaveLength(3)
+    db.prepare(`DELETE FROM part WHERE id = ?`).run(m.partIDs[0])
+    bumpSequence(db, gone)
+    deps.searchIndex.runUntilIdle()
+    expect((await find('walrus')).map((h) => h.partID ?? 'title').sort()).toEqual([m.partIDs[1], 'title'].sort())
+    db.prepare(`DELETE FROM session WHERE id = ?`).run(gone)
+    db.prepare(`DELETE FROM event_sequence WHERE aggregate_id = ?`).run(gone)
+    deps.searchIndex.runUntilIdle()
+    expect(await find('walrus')).toHaveLength(0)
+  })
+
+  it('reconciles a row deleted by another tool without any event (the sweep)', async () => {
+    const m = addV1Message(db, { sessionID: session, role: 'assistant', time: Date.now(), parts: [textPart('narwhal horn')] })
+    deps.searchIndex.runUntilIdle()
+    expect(await find('narwhal')).toHaveLength(1)
+    db.prepare(`DELETE FROM part WHERE id = ?`).run(m.partIDs[0])
+    deps.searchIndex.runUntilIdle()
+    expect(await find('narwhal')).toHaveLength(0)
+  })
+
+  it('removes pruned parts in the same request through the pruned event', async () => {
+    const m = addV1Message(db, { sessionID: session, role: 'assistant', time: Date.now(), parts: [textPart('kept albatross'), toolPart('grep', { pattern: 'albatross' }, 'albatross.txt:1')] })
+    deps.searchIndex.runUntilIdle()
+    expect(await find('albatross')).toHaveLength(2)
+    db.prepare(`DELETE FROM part WHERE id = ?`).run(m.partIDs[1])
+    deps.events.emit('pruned', { sessionID: session, messageID: m.messageID, revision: 'r', storage: 'v1' })
+    expect((await find('albatross')).map((h) => h.partID)).toEqual([m.partIDs[0]])
+  })
+})
+
+describe('the indexing worker', () => {
+  it('builds in a worker thread and follows OpenCode commits', async () => {
+    const deps = await createTestDeps((await realFixture()).db, {}, { searchIndex: 'worker' })
+    const caller = createCaller({ deps })
+    const waitFor = async (pred: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await pred()); i++) await new Promise((r) => setTimeout(r, 50))
+      return pred()
+    }
+    const ready = await waitFor(async () => deps.searchIndex.status().state === 'ready')
+    expect(deps.searchIndex.status()).toMatchObject({ state: 'ready', message: null })
+    expect(ready).toBe(true)
+    const db = new Database(deps.opencode.path)
+    const session = addV1Session(db, { title: 'Worker', time: Date.now() })
+    addV1Message(db, { sessionID: session, role: 'assistant', time: Date.now(), parts: [textPart('a pangolin appears')] })
+    db.close()
+    expect(await waitFor(async () => (await caller.history.search({ query: 'pangolin' })).hits.length === 1)).toBe(true)
+    await deps.searchIndex.close()
+    deps.cleanup()
+  })
+
+  it('opens only its own sidecar file (never writes next to OpenCode)', async () => {
+    const deps = await createTestDeps((await realFixture()).db)
+    deps.searchIndex.runUntilIdle()
+    const beside = fs.readdirSync(path.dirname(deps.opencode.path)).filter((f) => f.includes('index'))
+    expect(beside).toEqual([])
+    expect(fs.readdirSync(path.join(deps.config.dataDir, 'search')).some((f) => f.endsWith('.sqlite'))).toBe(true)
+    const sidecar = openSqlite(indexFileFor(deps.config.dataDir, { path: deps.opencode.path, identity: deps.opencode.identity }), { readonly: true })
+    expect(sidecar.getSql<{ n: number }>(`SELECT count(*) AS n FROM doc`)!.n).toBeGreaterThan(0)
+    sidecar.close()
+    deps.cleanup()
+  })
+})
