@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -103,3 +104,6 @@ export function addV2Message(db: Database.Database, seed: { sessionID: string; t
   bumpSequence(db, seed.sessionID)
   return id
 }
+
+/** Where the vendored harness caches the OpenCode binary (as tools/opencode-real does). */
+export const opencodeRealCache = () => process.env.OPENCODE_REAL_CACHE ?? path.join(os.homedir(), '.cache', 'opencode-real')

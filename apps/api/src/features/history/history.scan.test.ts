@@ -1,0 +1,101 @@
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCaller, createTestDeps, realFixture, TEST_NOW, type TestDeps } from '../../../test/harness.js'
+import { addV1Message, addV1Session, textPart, toolPart } from '../../../test/search-fixtures.js'
+
+const T = TEST_NOW - 900_000
+type Caller = ReturnType<typeof createCaller>
+const key = (h: { messageID: string | null; partID?: string; index?: number; kind: string }) => `${h.kind}:${h.messageID}/${h.partID ?? h.index ?? ''}`
+
+async function scanAll(caller: Caller, query: string, between?: () => void) {
+  const keys: string[] = []
+  let cursor: string | undefined
+  let pages = 0
+  for (; pages < 10_000; pages++) {
+    const answer = await caller.history.search({ query, limit: 100, ...(cursor ? { cursor } : {}) })
+    expect(answer.mode).toBe('scan')
+    expect(answer.hits.length).toBeLessThanOrEqual(32)
+    keys.push(...answer.hits.map(key))
+    if (!answer.cursor) break
+    cursor = answer.cursor
+    between?.()
+  }
+  return { keys, pages }
+}
+
+describe('history.search while the index is not ready (literal scan)', () => {
+  let deps: TestDeps
+  let caller: Caller
+  let db: Database.Database
+  let session: string
+
+  beforeAll(async () => {
+    deps = await createTestDeps((await realFixture()).db)
+    caller = createCaller({ deps })
+    db = new Database(deps.opencode.path)
+    session = addV1Session(db, { title: 'Scan me', time: T })
+    for (let i = 0; i < 40; i++) {
+      addV1Message(db, { sessionID: session, role: 'assistant', time: T + i * 10, parts: [textPart(`the heron flies ${i}`), toolPart('bash', { command: `echo ${i}` }, `heron-${i} RÉFLEXION`)] })
+    }
+  })
+  afterAll(() => {
+    db.close()
+    deps.cleanup()
+  })
+
+  it('says it is a scan, marks matches, and bounds each page', async () => {
+    const first = await caller.history.search({ query: 'heron', limit: 100 })
+    expect(first).toMatchObject({ mode: 'scan', index: { state: 'building' } })
+    expect(first.notice).toMatch(/still being built/)
+    expect(first.hits.length).toBeLessThanOrEqual(32)
+    expect(first.scan!.scanned).toBeGreaterThan(0)
+    for (const hit of first.hits) expect(hit.snippet.some((s) => s.match && s.text.toLowerCase().includes('heron'))).toBe(true)
+  })
+
+  it('finds the same documents as the index, across pages, case- and accent-insensitively', async () => {
+    const scanned = await scanAll(caller, 'heron')
+    expect(scanned.pages).toBeGreaterThan(1)
+    expect(new Set(scanned.keys).size).toBe(80)
+    const accents = await scanAll(caller, 'reflexion')
+    expect(accents.keys.filter((k) => k.startsWith('tool:'))).toHaveLength(40)
+
+    const indexed = await createTestDeps(deps.opencode.path)
+    indexed.searchIndex.runUntilIdle()
+    const viaIndex = await createCaller({ deps: indexed }).history.search({ query: 'heron', limit: 100 })
+    expect(viaIndex.mode).toBe('index')
+    expect(new Set(viaIndex.hits.map(key))).toEqual(new Set(scanned.keys))
+    indexed.cleanup()
+  })
+
+  it('never visits rows added after the first page (the cursor horizon)', async () => {
+    let added = 0
+    const scanned = await scanAll(caller, 'heron', () => {
+      if (added < 3) addV1Message(db, { sessionID: session, role: 'assistant', time: Date.now(), parts: [textPart(`late heron ${added++}`)] })
+    })
+    expect(added).toBeGreaterThan(0)
+    expect(scanned.keys).toHaveLength(80)
+    const after = await scanAll(caller, 'heron')
+    expect(after.keys).toHaveLength(80 + added)
+  })
+
+  it('applies scope and exclusions in the scan too', async () => {
+    const scoped = await scanAll(caller, 'heron -flies')
+    expect(scoped.keys.filter((k) => k.startsWith('tool:'))).toHaveLength(40)
+    expect(scoped.keys.filter((k) => k.startsWith('text:')).length).toBeLessThan(4)
+    const kinds = await caller.history.search({ query: 'heron', kinds: ['text'], sessionID: session })
+    expect(kinds.hits.every((h) => h.kind === 'text' && h.sessionID === session)).toBe(true)
+  })
+
+  it('binds the scan cursor to its query', async () => {
+    const first = await caller.history.search({ query: 'heron' })
+    await expect(caller.history.search({ query: 'egret', cursor: first.cursor! })).rejects.toMatchObject({ code: 'CONFLICT' })
+  })
+
+  it('keeps scanning with a scan cursor after the index becomes ready', async () => {
+    const first = await caller.history.search({ query: 'heron' })
+    deps.searchIndex.runUntilIdle()
+    const next = await caller.history.search({ query: 'heron', cursor: first.cursor! })
+    expect(next.mode).toBe('scan')
+    expect((await caller.history.search({ query: 'heron' })).mode).toBe('index')
+  })
+})
