@@ -10,7 +10,7 @@ import { useApi } from '../lib/api-context'
 import { describeProblem } from '../lib/errors'
 import { useKeys } from '../lib/keys'
 import { isStorage, isValidId, sessionHref, type SessionTab } from '../lib/links'
-import { useLastListHref } from '../lib/list-memory'
+import { useListMemory } from '../lib/list-memory'
 
 /** Tabs of a session; Gallery joins here as one more entry. */
 const TABS: { id: SessionTab; label: string; key: string }[] = [
@@ -24,7 +24,7 @@ type SessionSearch = { storage?: string; m?: string; part?: string }
 export function SessionRoute() {
   const api = useApi()
   const navigate = useNavigate()
-  const listHref = useLastListHref()
+  const listHref = useListMemory().href
   const params = useParams<{ id: string; tab?: string }>()
   const [search, setSearch] = useSearchParams<SessionSearch>()
   const ref = createMemo(() => ({ sessionID: params.id, ...(isStorage(search.storage) ? { storage: search.storage } : {}) }))

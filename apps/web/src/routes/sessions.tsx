@@ -1,4 +1,4 @@
-import { useNavigate, useSearchParams } from '@solidjs/router'
+import { useLocation, useNavigate, useSearchParams } from '@solidjs/router'
 import { createEffect, createMemo, createSignal, Match, on, onCleanup, Switch } from 'solid-js'
 import { EmptyState } from '../components/empty-state'
 import { ErrorPanel } from '../components/error-panel'
@@ -9,6 +9,7 @@ import { ListSkeleton } from '../components/skeleton'
 import { useApi } from '../lib/api-context'
 import { formatBytes, plural } from '../lib/format'
 import { useKeys } from '../lib/keys'
+import { useListMemory } from '../lib/list-memory'
 import { isValidId, sessionHref } from '../lib/links'
 import { totalBytes } from '../features/sessions/session-row'
 
@@ -18,6 +19,8 @@ type ListParams = { q?: string; project?: string; sub?: string; archived?: strin
 export function SessionsRoute() {
   const api = useApi()
   const navigate = useNavigate()
+  const location = useLocation()
+  const memory = useListMemory()
   const [params, setParams] = useSearchParams<ListParams>()
   const [typed, setTyped] = createSignal(params.q ?? '')
   const filters = createMemo<Filters>(() => ({
@@ -46,11 +49,18 @@ export function SessionsRoute() {
     if (at >= 0) queueMicrotask(() => document.querySelector(`[data-session-id="${params.sel}"]`)?.scrollIntoView({ block: 'nearest' }))
   }))
 
-  const open = (index: number) => {
+  /** "Back to list" returns to these filters with this session selected. */
+  const rememberSelection = (index: number) => {
     const session = list.sessions()[index]
-    if (!session) return
-    setParams({ sel: session.id }, { replace: true })
-    navigate(sessionHref(session))
+    if (!session) return undefined
+    const query = new URLSearchParams(location.search)
+    query.set('sel', session.id)
+    memory.remember(`/sessions?${query}`)
+    return session
+  }
+  const open = (index: number) => {
+    const session = rememberSelection(index)
+    if (session) navigate(sessionHref(session))
   }
   const move = (delta: number) => {
     const next = Math.max(0, Math.min(list.sessions().length - 1, selected() + delta))
@@ -123,6 +133,7 @@ export function SessionsRoute() {
             hasMore={list.hasMore()}
             now={Date.now()}
             onSelect={setSelected}
+            onOpen={rememberSelection}
             onLoadMore={list.loadMore}
             onRetry={list.retry}
           />

@@ -13,6 +13,7 @@ export interface SessionListProps {
   hasMore: boolean
   now: number
   onSelect: (index: number) => void
+  onOpen: (index: number) => void
   onLoadMore: () => void
   onRetry: () => void
 }
@@ -40,6 +41,7 @@ export function SessionList(props: SessionListProps) {
               selected={index() === props.selectedIndex}
               now={props.now}
               onSelect={() => props.onSelect(index())}
+              onOpen={() => props.onOpen(index())}
             />
           )}
         </For>

@@ -13,6 +13,8 @@ export interface SessionRowProps {
   selected: boolean
   now: number
   onSelect: () => void
+  /** Called as the link is followed (click or Enter). */
+  onOpen: () => void
 }
 
 export const totalBytes = (s: SessionSummary) => s.stats.bytes.messages + s.stats.bytes.parts + s.stats.bytes.events
@@ -32,6 +34,7 @@ export function SessionRow(props: SessionRowProps) {
       data-session-id={props.session.id}
       onMouseEnter={() => props.onSelect()}
       onFocus={() => props.onSelect()}
+      onClick={() => props.onOpen()}
     >
       <span class="session-title" role="cell">
         <span class="session-title-text">{title()}</span>
