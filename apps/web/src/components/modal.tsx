@@ -11,10 +11,13 @@ export function Modal(props: ParentProps<ModalProps>) {
   let dialog: HTMLDialogElement | undefined
   onMount(() => {
     if (dialog && typeof dialog.showModal === 'function' && !dialog.open) dialog.showModal()
+    // Focus the dialog itself, not its close button, so no focus ring greets a mouse user.
+    dialog?.focus()
   })
   return (
     <dialog
       ref={dialog}
+      tabIndex={-1}
       class={`modal ${props.class ?? ''}`}
       aria-label={props.label}
       onClose={() => props.onClose()}

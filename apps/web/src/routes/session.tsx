@@ -11,6 +11,7 @@ import { describeProblem } from '../lib/errors'
 import { useKeys } from '../lib/keys'
 import { isStorage, isValidId, sessionHref, type SessionTab } from '../lib/links'
 import { useListMemory } from '../lib/list-memory'
+import { useTitle } from '../lib/title'
 
 /** Tabs of a session; Gallery joins here as one more entry. */
 const TABS: { id: SessionTab; label: string; key: string }[] = [
@@ -46,6 +47,7 @@ export function SessionRoute() {
   })
 
   const notFound = () => !isValidId(params.id) || tab() === undefined || (detail.error() !== undefined && describeProblem(detail.error()).kind === 'not_found')
+  useTitle(() => detail.data()?.session.title || (notFound() ? 'Session not found' : undefined))
   return (
     <div class="page session-page">
       <Switch>

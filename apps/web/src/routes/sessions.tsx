@@ -2,16 +2,17 @@ import { useLocation, useNavigate, useSearchParams } from '@solidjs/router'
 import { createEffect, createMemo, createSignal, Match, on, onCleanup, Switch } from 'solid-js'
 import { EmptyState } from '../components/empty-state'
 import { ErrorPanel } from '../components/error-panel'
+import { createListSelection } from '../features/sessions/list-selection'
 import { SessionFilters } from '../features/sessions/session-filters'
 import { SessionList } from '../features/sessions/session-list'
 import { createProjects, createSessionList, type SessionFilters as Filters } from '../features/sessions/sessions.data'
 import { ListSkeleton } from '../components/skeleton'
 import { useApi } from '../lib/api-context'
 import { formatBytes, plural } from '../lib/format'
-import { useKeys } from '../lib/keys'
 import { useListMemory } from '../lib/list-memory'
 import { isValidId, sessionHref } from '../lib/links'
 import { totalBytes } from '../features/sessions/session-row'
+import { useTitle } from '../lib/title'
 
 type ListParams = { q?: string; project?: string; sub?: string; archived?: string; sel?: string }
 
@@ -30,8 +31,8 @@ export function SessionsRoute() {
     includeArchived: params.archived === '1',
   }))
   const list = createSessionList(api, filters)
+  useTitle(() => 'Sessions')
   const projects = createProjects(api)
-  const [selected, setSelected] = createSignal(0)
   let searchInput: HTMLInputElement | undefined
 
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -42,12 +43,6 @@ export function SessionsRoute() {
   }
   onCleanup(() => clearTimeout(timer))
   createEffect(on(() => params.q, (q) => { if ((q ?? '') !== typed()) setTyped(q ?? '') }, { defer: true }))
-
-  createEffect(on(list.sessions, (sessions) => {
-    const at = params.sel ? sessions.findIndex((s) => s.id === params.sel) : -1
-    setSelected(at >= 0 ? at : Math.min(selected(), Math.max(0, sessions.length - 1)))
-    if (at >= 0) queueMicrotask(() => document.querySelector(`[data-session-id="${params.sel}"]`)?.scrollIntoView({ block: 'nearest' }))
-  }))
 
   /** "Back to list" returns to these filters with this session selected. */
   const rememberSelection = (index: number) => {
@@ -62,20 +57,7 @@ export function SessionsRoute() {
     const session = rememberSelection(index)
     if (session) navigate(sessionHref(session))
   }
-  const move = (delta: number) => {
-    const next = Math.max(0, Math.min(list.sessions().length - 1, selected() + delta))
-    setSelected(next)
-    document.querySelectorAll('.session-row')[next]?.scrollIntoView({ block: 'nearest' })
-    if (next >= list.sessions().length - 3) list.loadMore()
-  }
-  useKeys((event) => {
-    if (event.key === 'j' || event.key === 'ArrowDown') move(1)
-    else if (event.key === 'k' || event.key === 'ArrowUp') move(-1)
-    else if (event.key === 'Enter') open(selected())
-    else if (event.key === 'f') searchInput?.focus()
-    else return
-    event.preventDefault()
-  })
+  const { selected, setSelected } = createListSelection(list, { initial: () => params.sel, onOpen: open, onFocusFilter: () => searchInput?.focus() })
 
   const filtered = () => !!(params.q || params.project || params.archived)
   const clear = () => {

@@ -3,10 +3,12 @@ import { ErrorPanel } from '../components/error-panel'
 import { ListSkeleton } from '../components/skeleton'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { formatBytes } from '../lib/format'
+import { useTitle } from '../lib/title'
 
 /** `/storage`: which file Loupe opened, what is in it, and what Loupe may do with it. */
 export function StorageRoute() {
   const storage = useStorageInfo()
+  useTitle(() => 'Storage')
   return (
     <div class="page page-narrow storage-page">
       <div class="page-head">

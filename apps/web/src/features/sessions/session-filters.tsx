@@ -40,8 +40,10 @@ export function SessionFilters(props: SessionFiltersProps) {
             }
           }}
         />
-        <Show when={!props.search}>
-          <kbd class="search-kbd">f</kbd>
+        <Show when={props.search} fallback={<kbd class="search-kbd">f</kbd>}>
+          <button type="button" class="icon-button search-clear" aria-label="Clear the filter" onClick={() => props.onSearch('')}>
+            ×
+          </button>
         </Show>
       </label>
       <label class="select-field">

@@ -1,38 +1,19 @@
-import { For, Match, Show, Switch, type JSX } from 'solid-js'
-import { formatBytes, formatCost, formatCount, formatDuration } from '../../lib/format'
+import type { StorageGeneration } from '@loupe/domain'
+import { Match, Show, Switch, type JSX } from 'solid-js'
+import { formatBytes, formatDuration } from '../../lib/format'
 import { Collapsible } from './collapsible'
 import { ImageThumb } from './image-thumb'
 import { Markdown } from './markdown'
-import type { Usage, ViewItem } from './message-model'
+import type { ViewItem } from './message-model'
+import { PatchLine, UsageLine } from './step-lines'
 import { ToolCall } from './tool-call'
 
 export interface ItemViewProps {
   item: ViewItem
+  storage: StorageGeneration
   highlighted: boolean
   /** Room for per-part controls (selection for pruning); rendered at the item's right edge. */
   controls?: JSX.Element
-}
-
-function UsageLine(props: { usage: Usage }) {
-  const t = () => props.usage.tokens
-  const total = () => (t() ? (t()?.input ?? 0) + (t()?.output ?? 0) + (t()?.reasoning ?? 0) + (t()?.cacheRead ?? 0) + (t()?.cacheWrite ?? 0) : 0)
-  return (
-    <div class="usage-line">
-      <Show when={t()}>
-        {(tokens) => (
-          <span title={`input ${tokens().input.toLocaleString()} · output ${tokens().output.toLocaleString()} · reasoning ${tokens().reasoning.toLocaleString()} · cache read ${tokens().cacheRead.toLocaleString()} · cache write ${tokens().cacheWrite.toLocaleString()}`}>
-            {formatCount(total())} tokens
-          </span>
-        )}
-      </Show>
-      <Show when={props.usage.cost !== undefined && (props.usage.cost ?? 0) > 0}>
-        <span>{formatCost(props.usage.cost ?? 0)}</span>
-      </Show>
-      <Show when={props.usage.reason}>
-        <span>{props.usage.reason}</span>
-      </Show>
-    </div>
-  )
 }
 
 /** One part of a message, by kind; unknown kinds get a neutral chip and never break the page. */
@@ -70,19 +51,11 @@ export function ItemView(props: ItemViewProps) {
               </Collapsible>
             )}
           </Match>
-          <Match when={props.item.kind === 'tool' && props.item}>{(tool) => <ToolCall tool={tool().tool} initiallyOpen={props.highlighted} />}</Match>
+          <Match when={props.item.kind === 'tool' && props.item}>{(tool) => <ToolCall tool={tool().tool} storage={props.storage} initiallyOpen={props.highlighted} />}</Match>
           <Match when={props.item.kind === 'image' && props.item}>{(image) => <div class="thumbs"><ImageThumb image={image().image} /></div>}</Match>
           <Match when={props.item.kind === 'file' && props.item}>{(file) => <span class="chip" title={file().mime}>📎 {file().name}</span>}</Match>
           <Match when={props.item.kind === 'usage' && props.item}>{(usage) => <UsageLine usage={usage().usage} />}</Match>
-          <Match when={props.item.kind === 'patch' && props.item}>
-            {(patch) => (
-              <div class="patch-line" title={patch().files.join('\n')}>
-                Changed {patch().files.length === 1 ? '1 file' : `${patch().files.length} files`}:{' '}
-                <For each={patch().files.slice(0, 4)}>{(file) => <code>{file.split('/').at(-1)}</code>}</For>
-                <Show when={patch().files.length > 4}> and {patch().files.length - 4} more</Show>
-              </div>
-            )}
-          </Match>
+          <Match when={props.item.kind === 'patch' && props.item}>{(patch) => <PatchLine files={patch().files} />}</Match>
           <Match when={props.item.kind === 'note' && props.item}>
             {(note) => (
               <Show when={note().detail} fallback={<span class={`note note-${note().tone}`}>{note().label}</span>}>

@@ -23,6 +23,8 @@ export interface ToolView {
   durationMs?: number
   /** OpenCode already cleared this output from the model's context (1.x `time.compacted`, 2.x `time.pruned`). */
   compacted: boolean
+  /** The subagent session a `task` call started (1.x `state.metadata.sessionId`). */
+  childSessionID?: string
 }
 
 export interface Usage {

@@ -28,7 +28,7 @@ export function MessageView(props: MessageViewProps) {
   const took = () => (props.message.createdAt !== undefined && props.message.completedAt !== undefined ? props.message.completedAt - props.message.createdAt : undefined)
   const items = () => (
     <For each={props.message.items}>
-      {(item) => <ItemView item={item} highlighted={props.highlightPart === item.ref} controls={props.itemControls?.(props.message, item)} />}
+      {(item) => <ItemView item={item} storage={props.message.storage} highlighted={props.highlightPart === item.ref} controls={props.itemControls?.(props.message, item)} />}
     </For>
   )
   return (

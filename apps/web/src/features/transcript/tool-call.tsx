@@ -1,4 +1,7 @@
+import type { StorageGeneration } from '@loupe/domain'
+import { A } from '@solidjs/router'
 import { For, Show } from 'solid-js'
+import { sessionHref } from '../../lib/links'
 import { formatBytes, formatDuration } from '../../lib/format'
 import { ClippedText } from './clipped-text'
 import { Collapsible } from './collapsible'
@@ -22,7 +25,7 @@ function prettyJson(value: unknown): string {
 }
 
 /** A tool call, collapsed to one line: name, status, what it was asked, how much it returned. */
-export function ToolCall(props: { tool: ToolView; initiallyOpen?: boolean }) {
+export function ToolCall(props: { tool: ToolView; storage: StorageGeneration; initiallyOpen?: boolean }) {
   const status = () => props.tool.status
   return (
     <div class="tool-call" data-status={status()}>
@@ -62,6 +65,13 @@ export function ToolCall(props: { tool: ToolView; initiallyOpen?: boolean }) {
           </div>
         </Show>
       </Collapsible>
+      <Show when={props.tool.childSessionID}>
+        {(id) => (
+          <div class="tool-footer">
+            <A href={sessionHref({ id: id(), storage: props.storage })}>Open the subagent session →</A>
+          </div>
+        )}
+      </Show>
       <Show when={props.tool.images.length > 0}>
         <div class="thumbs tool-thumbs">
           <For each={props.tool.images}>{(image) => <ImageThumb image={image} />}</For>

@@ -1,5 +1,6 @@
 import { summarizeToolInput } from '@loupe/domain'
 import { utf8Length } from '../../lib/format'
+import { isValidId } from '../../lib/links'
 import { arr, isObject, num, obj, str, type Json } from './json'
 import type { ImageView, ToolView } from './message-model'
 
@@ -36,6 +37,7 @@ export function toolFromV1(part: Json): ToolView {
     .filter((i): i is ImageView => i !== undefined)
   const title = str(state.title)
   const ms = duration(num(time.start), num(time.end))
+  const child = str(obj(state.metadata).sessionId)
   return {
     name,
     status: str(state.status) ?? 'unknown',
@@ -48,6 +50,7 @@ export function toolFromV1(part: Json): ToolView {
     outputBytes: (output ? utf8Length(output) : 0) + images.reduce((sum, i) => sum + i.bytes, 0),
     ...(ms !== undefined ? { durationMs: ms } : {}),
     compacted: num(time.compacted) !== undefined,
+    ...(child && isValidId(child) ? { childSessionID: child } : {}),
   }
 }
 
