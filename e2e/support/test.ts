@@ -18,6 +18,8 @@ function env(name: string): string {
 }
 
 /** Tests get the running Loupe's address; `baseURL` makes `page.goto('/sessions')` work. */
+// Playwright reads a fixture's dependencies from its destructured first parameter, so `{}` is required.
+/* eslint-disable no-empty-pattern */
 export const test = base.extend<{ loupe: LoupeFixture }>({
   loupe: async ({}, use) => {
     await use({ baseURL: env('LOUPE_E2E_URL'), token: env('LOUPE_E2E_TOKEN'), longSessionID: env('LOUPE_E2E_LONG_SESSION') })
@@ -26,6 +28,7 @@ export const test = base.extend<{ loupe: LoupeFixture }>({
     await use(env('LOUPE_E2E_URL'))
   },
 })
+/* eslint-enable no-empty-pattern */
 
 /** Save a screenshot to e2e/artifacts/screenshots and attach it to the report. */
 export async function snapshot(page: Page, testInfo: TestInfo, name: string) {
