@@ -75,6 +75,9 @@ export function SessionsRoute() {
       <div class="page-head">
         <h1>Sessions</h1>
         <span class="page-summary" aria-live="polite">{list.loading() === 'initial' ? 'Loading…' : summary()}</span>
+        <span class="size-legend" aria-hidden="true">
+          <span class="swatch swatch-content" /> content <span class="swatch swatch-events" /> event log
+        </span>
       </div>
       <SessionFilters
         ref={(el) => (searchInput = el)}

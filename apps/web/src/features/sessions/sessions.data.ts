@@ -46,6 +46,8 @@ export function createSessionList(api: Api, filters: Accessor<SessionFilters>, p
     } catch (caught) {
       if (mine.signal.aborted) return
       batch(() => {
+        // A failed first page must not leave the previous filter's rows on screen as if they matched.
+        if (first) setSessions([])
         setError(caught)
         setLoading(false)
       })
