@@ -29,6 +29,8 @@ export function createTranscriptScroll(win: TranscriptWindow, models: Accessor<M
     if (!scroller) return
     if (m && revealMessage(scroller, m, part)) setActive(m)
     else scroller.scrollTop = scroller.scrollHeight
+    // Arrow keys, Page Up/Down and Space then scroll the transcript, unless the person is elsewhere.
+    if (document.activeElement === document.body) scroller.focus({ preventScroll: true })
     void fillEdges()
   }
 
