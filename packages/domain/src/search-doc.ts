@@ -134,20 +134,46 @@ export function messageSearchDocs(type: string, data: JsonObject): SearchDocFiel
 /** OpenCode's placeholder titles say nothing worth finding. */
 export const isDefaultTitle = (title: string) => /^(New|Child) session - \d{4}-/.test(title)
 
-// A code token: letters and digits mixed (PR1137, utf8), or camelCase (getUserName).
-const CODE_TOKEN = /[\p{L}\p{N}]*(?:\p{L}\p{N}|\p{N}\p{L}|\p{Ll}\p{Lu})[\p{L}\p{N}]*/gu
 const HASHLIKE = /^[0-9a-f]{12,}$/
+const WIDE_TOKEN_CHAR = /[\p{L}\p{N}\p{Co}]/u
 
 /**
  * The folded code tokens of `text` worth finding by a piece of themselves (`1137` → `pr1137`):
- * 4–40 characters, not hash-like. The index keeps them in a trigram vocabulary.
+ * 4–40 characters mixing letters and digits (PR1137, utf8) or camelCase (getUserName), not
+ * hash-like. The index keeps them in a trigram vocabulary. A character loop, not a Unicode
+ * regex: this runs over every byte the index takes in.
  */
 export function codeTokens(text: string, into: Set<string> = new Set()): Set<string> {
-  for (const m of text.matchAll(CODE_TOKEN)) {
-    const t = m[0]
-    if (t.length < 4 || t.length > 40) continue
-    const folded = foldText(t)
-    if (!HASHLIKE.test(folded)) into.add(folded)
+  let start = -1
+  let digit = false
+  let letter = false
+  let camel = false
+  let prevLower = false
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32
+    const isDigit = c >= 48 && c <= 57
+    const isUpper = c >= 65 && c <= 90
+    const isLower = c >= 97 && c <= 122
+    const token = isDigit || isUpper || isLower || (c > 127 && WIDE_TOKEN_CHAR.test(text[i]!))
+    if (token) {
+      if (start < 0) {
+        start = i
+        digit = letter = camel = prevLower = false
+      }
+      if (isDigit) digit = true
+      else letter = true
+      if (isUpper && prevLower) camel = true
+      prevLower = isLower
+      continue
+    }
+    if (start >= 0) {
+      const length = i - start
+      if (length >= 4 && length <= 40 && ((digit && letter) || camel)) {
+        const folded = foldText(text.slice(start, i))
+        if (!HASHLIKE.test(folded)) into.add(folded)
+      }
+      start = -1
+    }
   }
   return into
 }

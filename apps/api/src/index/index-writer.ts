@@ -33,15 +33,36 @@ interface DocRow {
  */
 export function createIndexWriter(db: SqliteDb) {
   const knownTerms = new Set<string>()
+  // Next free id per millisecond bucket, valid inside one transaction (see `begin`).
+  const nextSlot = new Map<number, number>()
+  const metaCache = new Map<string, string>()
 
   function allocateId(time: number): number {
     let base = Math.max(0, Math.floor(time)) * SLOTS
     for (;;) {
-      const max = db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM doc WHERE id >= ? AND id < ?`, [base, base + SLOTS])!.m
-      if (max === null) return base
-      if (max + 1 < base + SLOTS) return max + 1
+      let next = nextSlot.get(base)
+      if (next === undefined) {
+        const max = db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM doc WHERE id >= ? AND id < ?`, [base, base + SLOTS])!.m
+        next = max === null ? base : max + 1
+      }
+      if (next < base + SLOTS) {
+        nextSlot.set(base, next + 1)
+        return next
+      }
+      nextSlot.set(base, next)
       base += SLOTS
     }
+  }
+
+  const metaFor = (doc: DocInput) => {
+    const key = `${doc.gen}\0${doc.sessionID}\0${doc.fields.kind}\0${doc.fields.tool ?? ''}\0${doc.projectID}\0${doc.directory}`
+    let meta = metaCache.get(key)
+    if (meta === undefined) {
+      if (metaCache.size > 20_000) metaCache.clear()
+      meta = metaText({ kind: doc.fields.kind, tool: doc.fields.tool, storage: doc.gen, sessionID: doc.sessionID, projectID: doc.projectID, directory: doc.directory })
+      metaCache.set(key, meta)
+    }
+    return meta
   }
 
   function addVocabulary(fields: SearchFields) {
@@ -62,31 +83,39 @@ export function createIndexWriter(db: SqliteDb) {
   }
 
   return {
+    /** Call at the start of every write transaction: cached id slots are only valid inside one. */
+    begin() {
+      nextSlot.clear()
+    },
     /**
      * Insert or replace one document; unchanged sources (same `srcUpdated`) are skipped unless
-     * forced. Returns the text bytes indexed (0 when skipped).
+     * forced. `fresh` (the build, past its watermark) skips the lookup. Returns text bytes indexed.
      */
-    upsert(doc: DocInput, force = false): number {
-      const existing = db.getSql<DocRow>(
-        `SELECT id, src_updated FROM doc WHERE gen = ? AND session_id = ? AND message_id = ? AND part_key = ?`,
-        [doc.gen, doc.sessionID, doc.messageID, doc.partKey])
-      if (existing && existing.src_updated === doc.srcUpdated && !force) return 0
+    upsert(doc: DocInput, force = false, fresh = false): number {
       const f = doc.fields
       const bytes = f.title.length + f.body.length + f.input.length + f.output.length + (f.tool?.length ?? 0)
-      let id: number
-      if (existing) {
-        id = existing.id
-        db.runSql(`DELETE FROM fts WHERE rowid = CAST(? AS INTEGER)`, [id])
-        db.runSql(`UPDATE doc SET kind = ?, tool = ?, src_updated = ?, bytes = ? WHERE id = ?`, [f.kind, f.tool, doc.srcUpdated, bytes, id])
-      } else {
-        id = allocateId(doc.time)
-        db.runSql(
-          `INSERT INTO doc(id, gen, session_id, message_id, part_key, kind, tool, time, src_updated, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      const insertDoc = (or: string) => {
+        const id = allocateId(doc.time)
+        const n = db.runSql(
+          `INSERT ${or} INTO doc(id, gen, session_id, message_id, part_key, kind, tool, time, src_updated, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [id, doc.gen, doc.sessionID, doc.messageID, doc.partKey, f.kind, f.tool, doc.time, doc.srcUpdated, bytes])
+        return n === 1 ? id : undefined
       }
-      const meta = metaText({ kind: f.kind, tool: f.tool, storage: doc.gen, sessionID: doc.sessionID, projectID: doc.projectID, directory: doc.directory })
+      // The build inserts blindly; a document some other path indexed first falls back to the upsert.
+      let id = fresh ? insertDoc('OR IGNORE') : undefined
+      if (id === undefined) {
+        const existing = db.getSql<DocRow>(
+          `SELECT id, src_updated FROM doc WHERE gen = ? AND session_id = ? AND message_id = ? AND part_key = ?`,
+          [doc.gen, doc.sessionID, doc.messageID, doc.partKey])
+        if (existing && existing.src_updated === doc.srcUpdated && !force) return 0
+        if (existing) {
+          id = existing.id
+          db.runSql(`DELETE FROM fts WHERE rowid = CAST(? AS INTEGER)`, [id])
+          db.runSql(`UPDATE doc SET kind = ?, tool = ?, src_updated = ?, bytes = ? WHERE id = ?`, [f.kind, f.tool, doc.srcUpdated, bytes, id])
+        } else id = insertDoc('')!
+      }
       db.runSql(`INSERT INTO fts(rowid, title, body, tool, input, output, meta) VALUES (CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?)`,
-        [id, f.title, f.body, f.tool ?? '', f.input, f.output, meta])
+        [id, f.title, f.body, f.tool ?? '', f.input, f.output, metaFor(doc)])
       addVocabulary(f)
       return bytes
     },

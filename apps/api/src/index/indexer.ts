@@ -55,7 +55,10 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
   const run = { startedAt: performance.now(), bytes: 0 }
 
   const inTransaction = <T>(fn: () => T): T | undefined => {
-    const result = index.write(() => sourceDb.read(fn), 2000)
+    const result = index.write(() => {
+      writer.begin()
+      return sourceDb.read(fn)
+    }, 2000)
     return result.ok ? result.value : undefined
   }
   const scopeOf = (gen: StorageGeneration, id: string): SessionScope => {
@@ -84,21 +87,22 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       [s.gen, s.id, seq, synced, s.title, s.project_id, s.directory, s.time_created])
   }
 
-  /** Index the documents of 1.x part rows; returns text bytes written. */
-  function indexV1Rows(rows: readonly V1PartRow[], force = false): number {
+  /** Index the documents of 1.x part rows; returns text bytes written. `fresh`: never indexed before. */
+  function indexV1Rows(rows: readonly V1PartRow[], force = false, fresh = false): number {
     const role = roleOf(rows)
     let bytes = 0
     for (const row of rows) {
       const doc = v1Doc(row, role(row.message_id), scopeOf('v1', row.session_id))
-      if (doc) bytes += writer.upsert(doc, force)
-      else writer.remove({ gen: 'v1', sessionID: row.session_id, messageID: row.message_id, partKey: row.id })
+      if (doc) bytes += writer.upsert(doc, force, fresh)
+      else if (!fresh) writer.remove({ gen: 'v1', sessionID: row.session_id, messageID: row.message_id, partKey: row.id })
     }
     return bytes
   }
 
   /** Replace the documents of one 2.x row, dropping items it no longer has. */
-  function indexV2Row(row: V2MessageRow, force = false): { bytes: number; removed: number } {
+  function indexV2Row(row: V2MessageRow, force = false, fresh = false): { bytes: number; removed: number } {
     const docs = v2Docs(row, scopeOf('v2', row.session_id))
+    if (fresh) return { bytes: docs.reduce((sum, doc) => sum + writer.upsert(doc, force, true), 0), removed: 0 }
     const existing = writer.messageDocs('v2', row.session_id, row.id)
     let bytes = 0
     for (const doc of docs) {
@@ -138,7 +142,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       return readMeta<BuildMeta>(index, 'build') ?? inTransaction(startBuild)
     },
     /** Index the next rows for about `budgetMs`. False when the build is complete. */
-    buildStep(budgetMs = 100): boolean {
+    buildStep(budgetMs = 400): boolean {
       const result = inTransaction(() => {
         const meta = readMeta<BuildMeta>(index, 'build') ?? startBuild()
         const t0 = performance.now()
@@ -146,13 +150,13 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
           if (meta.phase === 'v1') {
             const rows = source.v1Chunk(meta.v1After, CHUNK_ROWS)
             if (rows.length === 0) meta.phase = source.generations.v2 ? 'v2' : 'done'
-            run.bytes += indexV1Rows(rows)
+            run.bytes += indexV1Rows(rows, false, true)
             meta.v1After = rows.at(-1)?.rid ?? meta.v1After
             meta.done += rows.length
           } else {
             const rows = source.v2Chunk(meta.v2After, CHUNK_ROWS / 4)
             if (rows.length === 0) meta.phase = 'done'
-            for (const row of rows) run.bytes += indexV2Row(row).bytes
+            for (const row of rows) run.bytes += indexV2Row(row, false, true).bytes
             meta.v2After = rows.at(-1)?.rid ?? meta.v2After
             meta.done += rows.length
           }

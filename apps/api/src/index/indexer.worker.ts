@@ -48,7 +48,7 @@ const report = (force = false) => {
 
 function tick() {
   try {
-    if (indexer.buildStep(150)) {
+    if (indexer.buildStep(400)) {
       report()
       return schedule(0)
     }

@@ -3,7 +3,7 @@ import type { SqliteDb } from '../lib/sqlite.js'
 import type { StorageLayout } from '../store/probe.js'
 import { chunk, parseObject } from '../store/session-row.js'
 
-/** A 1.x `part` row; `data` is null for part types with nothing to search (decided by SQLite, unparsed). */
+/** A 1.x `part` row; `data` is null for large parts with nothing to search (decided by SQLite, unparsed). */
 export interface V1PartRow {
   rid: number
   id: string
@@ -36,7 +36,9 @@ export interface SourceSession {
   revert: string | null
 }
 
-const SEARCHABLE_V1 = `CASE WHEN json_valid(data) AND json_extract(data, '$.type') IN ('text', 'reasoning', 'tool', 'subtask') THEN data END`
+// Small rows are typed in JS; only large ones (inline images, big tool results) are typed by
+// SQLite first, so megabytes of base64 in a file part never cross into JS.
+const SEARCHABLE_V1 = `CASE WHEN octet_length(data) <= 65536 OR (json_valid(data) AND json_extract(data, '$.type') IN ('text', 'reasoning', 'tool', 'subtask')) THEN data END`
 const PART_COLUMNS = `rowid AS rid, id, message_id, session_id, time_created, time_updated, ${SEARCHABLE_V1} AS data`
 const MESSAGE_COLUMNS = `rowid AS rid, id, session_id, type, time_created, time_updated, data`
 const SESSION_COLUMNS = `id, coalesce(title, '') AS title, project_id, directory, time_created, time_updated, revert`
@@ -84,6 +86,16 @@ export function createIndexSource(db: SqliteDb, layout: StorageLayout) {
     session(gen: StorageGeneration, id: string): SourceSession | undefined {
       const row = db.getSql<Omit<SourceSession, 'gen'>>(`SELECT ${SESSION_COLUMNS} FROM ${sessionTable(gen)} s WHERE id = ?`, [id])
       return row ? { gen, ...row } : undefined
+    },
+    /** Titles of these sessions (one query per generation); absent ids are gone. */
+    titles(gen: StorageGeneration, ids: readonly string[]): Map<string, string> {
+      const out = new Map<string, string>()
+      for (const group of chunk([...new Set(ids)])) {
+        const rows = db.allSql<{ id: string; title: string | null }>(
+          `SELECT id, title FROM ${sessionTable(gen)} WHERE id IN (${group.map(() => '?').join(',')})`, group)
+        for (const r of rows) out.set(r.id, r.title ?? '')
+      }
+      return out
     },
     /** The event log's last seq per session; null without an event log. */
     sequences(): Map<string, number> | null {

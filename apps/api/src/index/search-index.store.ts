@@ -30,22 +30,21 @@ export interface RankedCandidates {
 const USER_COLUMNS = '{title body tool input output}'
 
 /**
- * Rank the newest `cap` matches: one pass over the doclists newest-first computes bm25 for at
- * most cap + 1 rows, so a very common word costs the same as a rare one.
+ * Rank the newest `cap` matches. A capped count finds whether the cap binds; if it does, the
+ * cap-th newest match (a rowid-only walk, O(cap)) bounds the range, so ranking a very common word
+ * costs bm25 on `cap` rows, not on every match.
  */
 export function rankCandidates(db: SqliteDb, match: string, range: { min: number; max: number }, cap: number): RankedCandidates {
-  const rows = db.allSql<{ id: number; r: number }>(
-    `SELECT id, r FROM (SELECT rowid AS id, rank AS r FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) ORDER BY rowid DESC LIMIT ?)
-      ORDER BY r, id DESC`,
-    [match, range.min, range.max, cap + 1])
-  let truncated = false
-  if (rows.length > cap) {
-    truncated = true
-    let oldest = 0
-    for (let i = 1; i < rows.length; i++) if (rows[i]!.id < rows[oldest]!.id) oldest = i
-    rows.splice(oldest, 1)
+  const inRange = `fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)`
+  const params = [match, range.min, range.max]
+  const probe = db.getSql<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE ${inRange} LIMIT ?)`, [...params, cap + 1])!.n
+  let min = range.min
+  if (probe > cap) {
+    min = db.getSql<{ id: number }>(`SELECT rowid AS id FROM fts WHERE ${inRange} ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [...params, cap - 1])!.id
   }
-  return { ids: rows.map((r) => r.id), ranks: rows.map((r) => r.r), truncated }
+  const rows = db.allSql<{ id: number; r: number }>(
+    `SELECT rowid AS id, rank AS r FROM fts WHERE ${inRange} ORDER BY r, id DESC`, [match, min, range.max])
+  return { ids: rows.map((r) => r.id), ranks: rows.map((r) => r.r), truncated: probe > cap }
 }
 
 /** How many documents (up to `limit`) contain `term` as a whole token. */

@@ -76,14 +76,17 @@ export function resolveScope(deps: AppDeps, input: Omit<SearchInput, 'query' | '
   return { match, since: input.since ?? null, until: input.until ?? null, sessions, binding, source }
 }
 
-/** Session titles for hits, read live (titles change after the first prompt). */
-export function sessionTitles(deps: AppDeps, keys: Iterable<string>): Map<string, string> {
-  const out = new Map<string, string>()
-  const { db, stores } = deps.opencode
+/** Session titles for hits (`storage:id` keys), read live: titles change after the first prompt. */
+export function sessionTitles(source: IndexSourceReader, keys: Iterable<string>): Map<string, string> {
+  const byGen = new Map<StorageGeneration, string[]>()
   for (const key of new Set(keys)) {
     const [gen, id] = key.split(':') as [StorageGeneration, string]
-    const session = stores.byGeneration[gen]?.getSession(db, id)
-    if (session) out.set(key, session.title)
+    byGen.set(gen, [...(byGen.get(gen) ?? []), id])
+  }
+  const out = new Map<string, string>()
+  for (const [gen, ids] of byGen) {
+    if (!source.generations[gen]) continue
+    for (const [id, title] of source.titles(gen, ids)) out.set(`${gen}:${id}`, title)
   }
   return out
 }

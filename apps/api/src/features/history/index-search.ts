@@ -7,7 +7,7 @@ import type { SqliteDb } from '../../lib/sqlite.js'
 import { sessionTitles, type ResolvedScope, type SearchHit } from './history-scope.js'
 
 /** Ranked answers rank at most this many of the newest matches (a common word stays fast). */
-export const CANDIDATE_CAP = 5000
+export const CANDIDATE_CAP = 2000
 /** A word found in fewer documents than this is also looked for inside code tokens. */
 const RARE_WORD_DOCS = 50
 const EXPANSIONS_PER_WORD = 16
@@ -53,7 +53,7 @@ export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSn
   while (hits.length < limit && at < snapshot.ids.length) {
     const batch = snapshot.ids.slice(at, at + Math.max(limit * 2, 16))
     const meta = docMeta(db, batch)
-    const titles = deps.opencode.db.read(() => sessionTitles(deps, [...meta.values()].map((m) => `${m.gen}:${m.session_id}`)))
+    const titles = deps.opencode.db.read(() => sessionTitles(scope.source, [...meta.values()].map((m) => `${m.gen}:${m.session_id}`)))
     for (const id of batch) {
       at++
       const doc = meta.get(id)

@@ -1,0 +1,180 @@
+// Full-history search benchmark (prints numbers; not part of `npm test`).
+//
+//   node --import tsx bench/search.bench.ts [--db PATH] [--parts 300000] [--runs 30] [--keep]
+//
+// Without --db it generates a synthetic OpenCode database with the demo generator. It then starts
+// the real Loupe server on it (a child process with its own data dir), times the index build from
+// the server's own progress, and compares for a fixed set of queries:
+//   (a) the raw FTS5 query in the sqlite3 CLI on the same index file,
+//   (b) Loupe's history.search over HTTP,
+//   (c) the literal-scan fallback walking every page to the end.
+import Database from 'better-sqlite3'
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseQuery, tokenize } from '@loupe/domain'
+import { startLoupeServer } from '../tools/loupe-server.mjs'
+import { matchFor } from '../apps/api/src/features/history/index-search.js'
+import type { ResolvedScope } from '../apps/api/src/features/history/history-scope.js'
+import { scanSearch } from './search-scan.js'
+
+const args = process.argv.slice(2)
+const flag = (name: string) => {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : undefined
+}
+const RUNS = Number(flag('--runs') ?? 30)
+const PARTS = Number(flag('--parts') ?? 300_000)
+const SQLITE = '/usr/bin/sqlite3'
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN
+}
+const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2))
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1)
+
+async function prepareDb(work: string): Promise<string> {
+  const given = flag('--db')
+  if (given) return path.resolve(given)
+  const file = path.join(work, 'opencode.db')
+  const { generateDemoDb } = await import('@loupe/api/demo')
+  const t0 = performance.now()
+  // targetParts: the generator's size knob (bench/generate-db.ts).
+  const made = (generateDemoDb as unknown as (f: string, o: Record<string, unknown>) => { parts: number; sessions: number })(file, { now: Date.now(), targetParts: PARTS })
+  console.log(`generated ${made.parts} parts in ${made.sessions} sessions (${((performance.now() - t0) / 1000).toFixed(1)} s)`)
+  return file
+}
+
+interface Status { state: string; indexedParts: number; totalParts: number; bytes: number; mbPerSecond: number }
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-search-bench-'))
+  const db = await prepareDb(work)
+  const dbBytes = fs.statSync(db).size
+  console.log(`database ${db} (${mb(dbBytes)} MB)`)
+
+  const t0 = performance.now()
+  const server = await startLoupeServer({ db, dir: work, readyTimeoutMs: 120_000 })
+  const headers = { authorization: `Bearer ${server.token}` }
+  const call = async <T>(proc: string, input?: unknown): Promise<T> => {
+    const url = `${server.baseURL}/trpc/${proc}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
+    const res = await fetch(url, { headers })
+    const body = (await res.json()) as { result?: { data: T }; error?: unknown }
+    if (!res.ok || !body.result) throw new Error(`${proc} failed: ${JSON.stringify(body.error)}`)
+    return body.result.data
+  }
+  try {
+    let status = await call<Status>('history.status')
+    for (let last = 0; status.state !== 'ready'; ) {
+      if (status.state === 'error' || status.state === 'unavailable') throw new Error(`index ${status.state}`)
+      await new Promise((r) => setTimeout(r, 250))
+      status = await call<Status>('history.status')
+      if (performance.now() - last > 10_000) {
+        last = performance.now()
+        console.log(`  building… ${status.indexedParts}/${status.totalParts} rows, ${status.mbPerSecond.toFixed(1)} MB/s`)
+      }
+    }
+    const buildS = (performance.now() - t0) / 1000
+    const indexFile = fs.readdirSync(path.join(work, 'loupe', 'search')).find((f) => f.endsWith('.sqlite'))!
+    const indexPath = path.join(work, 'loupe', 'search', indexFile)
+    const sizeOf = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0)
+    const indexBytes = sizeOf(indexPath) + sizeOf(`${indexPath}-wal`)
+    const index = new Database(indexPath, { readonly: true })
+    const docs = (index.prepare(`SELECT count(*) AS n FROM doc`).get() as { n: number }).n
+
+    console.log(`\nIndex build: ${status.indexedParts} rows → ${docs} documents, ${mb(status.bytes)} MB of text`)
+    console.log(`  ${buildS.toFixed(1)} s from server start to ready (worker's own rate: ${status.mbPerSecond.toFixed(1)} MB/s; end to end: ${(status.bytes / 1e6 / buildS).toFixed(1)} MB/s)`)
+    console.log(`  sidecar ${mb(indexBytes)} MB (${(indexBytes / status.bytes).toFixed(2)}× the text, ${(indexBytes / dbBytes).toFixed(2)}× the database)`)
+
+    const queries = pickQueries(index, docs)
+    const scope = { match: {} } as ResolvedScope
+    const rows: string[][] = []
+    const notes: string[] = []
+    for (const q of queries) {
+      const built = matchFor(wrap(index), parseQuery(q.query), scope).match!
+      const sql = `SELECT rowid, snippet(fts, -1, '[', ']', '…', 24) FROM fts WHERE fts MATCH '${built.match.replace(/'/g, "''")}' ORDER BY rank LIMIT 20;`
+      const a = cliTimes(indexPath, sql, RUNS)
+      const b: number[] = []
+      let answer: { hits: unknown[]; total: number | null; truncated: boolean } | undefined
+      for (let i = 0; i < RUNS + 3; i++) {
+        const s = performance.now()
+        answer = await call('history.search', { query: q.query, limit: 20 })
+        if (i >= 3) b.push(performance.now() - s)
+      }
+      const c = await scanSearch(db, work, q.query, Math.max(1, Math.min(3, Math.floor(RUNS / 10))))
+      const a50 = pct(a, 50)
+      const b50 = pct(b, 50)
+      rows.push([
+        q.label, q.query, `${answer!.hits.length}/${answer!.total}${answer!.truncated ? ' (capped)' : ''}`,
+        `${ms(a50)} / ${ms(pct(a, 95))}`, `${ms(b50)} / ${ms(pct(b, 95))}`, `${ms(pct(c.times, 50))} (${c.pages} pages)`,
+        b50 <= 1.5 * a50 + 2 ? 'yes' : 'NO', `${(pct(c.times, 50) / b50).toFixed(0)}×`,
+      ])
+      if (answer!.truncated) notes.push(`"${q.query}" matched more than the candidate cap: Loupe ranked the newest ${answer!.total} matches and said so.`)
+    }
+    printTable(['query', 'text', 'hits/ranked', '(a) CLI p50/p95 ms', '(b) HTTP p50/p95 ms', '(c) scan ms', '(b) ≤ 1.5(a)+2', '(c)/(b)'], rows)
+    for (const n of notes) console.log(`note: ${n}`)
+    console.log(`\nTargets: index ≥ 20 MB/s → ${(status.mbPerSecond).toFixed(1)} MB/s (worker), ${(status.bytes / 1e6 / buildS).toFixed(1)} MB/s (end to end).`)
+    console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; sqlite3 CLI ${cliVersion()}.`)
+    index.close()
+  } finally {
+    await server.stop()
+    if (!args.includes('--keep')) fs.rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** matchFor wants the api's SqliteDb; the few calls it makes are plain statements. */
+function wrap(db: Database.Database) {
+  return {
+    raw: db,
+    allSql: (sql: string, p: unknown[] = []) => db.prepare(sql).all(...p),
+    getSql: (sql: string, p: unknown[] = []) => db.prepare(sql).get(...p),
+  } as never
+}
+
+/** A rare, a mid-frequency and a very common word, a phrase, and a piece of a code token. */
+function pickQueries(index: Database.Database, docs: number) {
+  index.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab_rows USING fts5vocab(main, 'fts', 'row')`)
+  const terms = index.prepare(`SELECT term, doc FROM temp.vocab_rows WHERE term NOT GLOB 'z[ktspd]*' AND length(term) >= 4 AND term GLOB '[a-z]*' ORDER BY doc DESC`).all() as Array<{ term: string; doc: number }>
+  const near = (target: number) => terms.reduce((best, t) => (Math.abs(t.doc - target) < Math.abs(best.doc - target) ? t : best))
+  const rare = terms.find((t) => t.doc >= 3 && t.doc <= 10 && !/\d/.test(t.term)) ?? terms.at(-1)!
+  const mid = near(docs * 0.01)
+  const common = terms[0]!
+  const body = (index.prepare(`SELECT body FROM fts WHERE fts MATCH ? AND length(body) > 200 LIMIT 1`).get(`{body}: "${mid.term}"`) as { body: string } | undefined)?.body ?? ''
+  const words = tokenize(body).filter((w) => w.length >= 3)
+  const phrase = words.length > 3 ? `"${words[1]} ${words[2]} ${words[3]}"` : `"${mid.term} ${common.term}"`
+  const code = (index.prepare(`SELECT term FROM vocab WHERE term GLOB '*[0-9]*' AND length(term) BETWEEN 6 AND 12 LIMIT 1`).get() as { term: string } | undefined)?.term ?? 'pr1137'
+  const digits = /\d{3,}/.exec(code)?.[0] ?? code.slice(2)
+  return [
+    { label: 'rare word', query: rare.term },
+    { label: 'mid-frequency word', query: mid.term },
+    { label: 'very common word', query: common.term },
+    { label: 'phrase', query: phrase },
+    { label: 'code substring', query: digits },
+  ]
+}
+
+/** Wall-clock times of `runs` executions in one warm sqlite3 CLI session. */
+function cliTimes(file: string, sql: string, runs: number): number[] {
+  const script = `.timer on\n${Array.from({ length: runs + 2 }, () => sql).join('\n')}\n`
+  const out = spawnSync(SQLITE, ['-readonly', file], { input: script, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  if (out.status !== 0) throw new Error(`sqlite3 failed: ${out.stderr}`)
+  const times = [...out.stdout.matchAll(/Run Time: real ([\d.]+)/g)].map((m) => Number(m[1]) * 1000)
+  return times.slice(2)
+}
+
+const cliVersion = () => spawnSync(SQLITE, ['--version'], { encoding: 'utf8' }).stdout.split(' ')[0]
+
+function printTable(head: string[], rows: string[][]) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
+  console.log('\n' + line(head))
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
+  for (const r of rows) console.log(line(r))
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
