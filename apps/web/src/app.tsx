@@ -14,15 +14,22 @@ import { NotFound } from './routes/not-found'
 const SessionsRoute = lazy(() => import('./routes/sessions').then((m) => ({ default: m.SessionsRoute })))
 const SessionRoute = lazy(() => import('./routes/session').then((m) => ({ default: m.SessionRoute })))
 const StorageRoute = lazy(() => import('./routes/storage').then((m) => ({ default: m.StorageRoute })))
+const SearchRoute = lazy(() => import('./routes/search').then((m) => ({ default: m.SearchRoute })))
 
-/** `g` then a letter within a second jumps between places; `?` opens the sheet. `/` is kept for search. */
+/** `g` then a letter within a second jumps between places; `?` opens the sheet; `/` opens search. */
 function useGlobalKeys(openHelp: () => void) {
   const navigate = useNavigate()
+  const location = useLocation()
   let pendingG = 0
   useKeys((event) => {
     if (event.key === '?') {
       event.preventDefault()
       openHelp()
+      return
+    }
+    if (event.key === '/' && location.pathname !== '/search') {
+      event.preventDefault()
+      navigate('/search')
       return
     }
     if (event.key === 'g') {
@@ -80,6 +87,7 @@ function Routes() {
       <Route path="/sessions" component={SessionsRoute} />
       <Route path="/sessions/:id/:tab?" component={SessionRoute} />
       <Route path="/storage" component={StorageRoute} />
+      <Route path="/search" component={SearchRoute} />
       <Route path="*404" component={NotFound} />
     </>
   )

@@ -8,6 +8,7 @@ import './styles/sessions.css'
 import './styles/session.css'
 import './styles/transcript.css'
 import './styles/bytes.css'
+import './styles/search.css'
 
 const root = document.getElementById('root')
 if (root) render(() => <ApiProvider api={createApi('/trpc')}><App /></ApiProvider>, root)

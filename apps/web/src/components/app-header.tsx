@@ -20,6 +20,7 @@ export function AppHeader(props: AppHeaderProps) {
       </A>
       <nav class="topnav" aria-label="Main">
         <A href="/sessions" activeClass="active">Sessions</A>
+        <A href="/search" activeClass="active">Search <kbd>/</kbd></A>
         <A href="/storage" activeClass="active">Storage</A>
       </nav>
       <div class="topbar-spacer" />

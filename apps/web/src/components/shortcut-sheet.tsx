@@ -6,6 +6,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
     title: 'Anywhere',
     keys: [
       [['?'], 'Show this sheet'],
+      [['/'], 'Search all history'],
       [['g', 's'], 'Go to sessions'],
       [['g', 'd'], 'Go to storage (database)'],
       [['Esc'], 'Close a dialog, or go back'],
@@ -18,6 +19,14 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
       [['k', '↑'], 'Previous session'],
       [['Enter'], 'Open the selected session'],
       [['f'], 'Focus the filter box'],
+    ],
+  },
+  {
+    title: 'Search',
+    keys: [
+      [['↓', '↑'], 'Next / previous result'],
+      [['Enter'], 'Open the result at its part'],
+      [['Esc'], 'Clear the query'],
     ],
   },
   {

@@ -1,0 +1,82 @@
+import { A } from '@solidjs/router'
+import { For, Show } from 'solid-js'
+import { RelativeTime } from '../../components/relative-time'
+import { sessionHref } from '../../lib/links'
+import { groupBySession, hitHref, KIND_LABELS } from './hit-model'
+import type { SearchHit } from './search.data'
+import { Snippet } from './snippet'
+
+export interface HitListProps {
+  hits: SearchHit[]
+  view: 'sessions' | 'flat'
+  /** Index in `hits` of the keyboard selection. */
+  selected: number
+  now: number
+  onSelect: (index: number) => void
+}
+
+function HitRow(props: { hit: SearchHit; index: number; selected: boolean; showSession: boolean; now: number; onSelect: (i: number) => void }) {
+  const untitled = () => props.hit.sessionTitle || 'Untitled session'
+  return (
+    <A
+      href={hitHref(props.hit)}
+      class={`hit hit-is-${props.hit.kind}`}
+      classList={{ selected: props.selected }}
+      data-index={props.index}
+      aria-current={props.selected ? 'true' : undefined}
+      onMouseEnter={() => props.onSelect(props.index)}
+      onFocus={() => props.onSelect(props.index)}
+    >
+      <span class={`hit-kind kind-${props.hit.kind}`}>
+        {KIND_LABELS[props.hit.kind]}
+        <Show when={props.hit.tool}>{(tool) => <span class="hit-tool">{tool()}</span>}</Show>
+      </span>
+      <span class="hit-body">
+        <Show when={props.showSession}>
+          <span class="hit-session">{untitled()}</span>
+        </Show>
+        <Snippet segments={props.hit.snippet} class="hit-snippet" />
+      </span>
+      <RelativeTime at={props.hit.time} now={props.now} class="hit-time" />
+    </A>
+  )
+}
+
+/** Search results, flat in rank order or grouped by session (sessions in order of their best hit). */
+export function HitList(props: HitListProps) {
+  return (
+    <Show
+      when={props.view === 'sessions'}
+      fallback={
+        <div class="hit-list" role="list">
+          <For each={props.hits}>
+            {(hit, i) => <HitRow hit={hit} index={i()} selected={props.selected === i()} showSession now={props.now} onSelect={props.onSelect} />}
+          </For>
+        </div>
+      }
+    >
+      <div class="hit-groups">
+        <For each={groupBySession(props.hits)}>
+          {(group) => (
+            <section class="hit-group" aria-label={group.title || 'Untitled session'}>
+              <header class="hit-group-head">
+                <A href={sessionHref({ id: group.sessionID, storage: group.storage })} class="hit-group-title">
+                  {group.title || 'Untitled session'}
+                </A>
+                <Show when={group.storage === 'v2'}>
+                  <span class="chip chip-accent">2.x</span>
+                </Show>
+                <span class="muted">{group.hits.length === 1 ? '1 match' : `${group.hits.length} matches`}</span>
+              </header>
+              <div role="list">
+                <For each={group.hits}>
+                  {(entry) => <HitRow hit={entry.hit} index={entry.index} selected={props.selected === entry.index} showSession={false} now={props.now} onSelect={props.onSelect} />}
+                </For>
+              </div>
+            </section>
+          )}
+        </For>
+      </div>
+    </Show>
+  )
+}

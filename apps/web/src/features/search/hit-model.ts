@@ -1,0 +1,42 @@
+import { sessionHref } from '../../lib/links'
+import type { SearchHit, SearchKind } from './search.data'
+
+export const KIND_LABELS: Record<SearchKind, string> = {
+  text: 'Answer',
+  reasoning: 'Reasoning',
+  tool: 'Tool',
+  user: 'User',
+  title: 'Title',
+}
+
+/** Where a hit opens: its session, scrolled to the message, with the part (1.x id, 2.x index) marked. */
+export function hitHref(hit: SearchHit): string {
+  const part = hit.partID ?? (hit.index !== undefined ? String(hit.index) : undefined)
+  return sessionHref({ id: hit.sessionID, storage: hit.storage }, { ...(hit.messageID ? { m: hit.messageID } : {}), ...(part ? { part } : {}) })
+}
+
+export interface HitGroup {
+  key: string
+  sessionID: string
+  storage: SearchHit['storage']
+  title: string
+  hits: Array<{ hit: SearchHit; index: number }>
+}
+
+/** Hits grouped by session, sessions in order of their best hit; `index` is the position in the flat list. */
+export function groupBySession(hits: readonly SearchHit[]): HitGroup[] {
+  const groups = new Map<string, HitGroup>()
+  hits.forEach((hit, index) => {
+    const key = `${hit.storage}:${hit.sessionID}`
+    let group = groups.get(key)
+    if (!group) {
+      group = { key, sessionID: hit.sessionID, storage: hit.storage, title: hit.sessionTitle, hits: [] }
+      groups.set(key, group)
+    }
+    group.hits.push({ hit, index })
+  })
+  return [...groups.values()]
+}
+
+/** Display order of the flat list in grouped view, so arrow keys follow what is on screen. */
+export const groupedOrder = (hits: readonly SearchHit[]) => groupBySession(hits).flatMap((g) => g.hits.map((h) => h.index))

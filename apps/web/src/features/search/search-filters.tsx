@@ -1,0 +1,89 @@
+import { For, Show } from 'solid-js'
+import type { Project } from '../sessions/sessions.data'
+import { KIND_LABELS } from './hit-model'
+import type { SearchKind } from './search.data'
+
+export const KINDS: SearchKind[] = ['text', 'reasoning', 'tool', 'user', 'title']
+/** OpenCode's built-in tools (1.x and 2.x names); the current filter is always offered too. */
+const TOOLS = ['bash', 'shell', 'read', 'edit', 'write', 'patch', 'grep', 'glob', 'task', 'subagent', 'todowrite', 'webfetch', 'websearch', 'skill']
+export const PERIODS = { day: ['Past day', 86_400_000], week: ['Past week', 7 * 86_400_000], month: ['Past month', 30 * 86_400_000], year: ['Past year', 365 * 86_400_000] } as const
+export type Period = keyof typeof PERIODS
+export const isPeriod = (value: unknown): value is Period => typeof value === 'string' && value in PERIODS
+
+export interface SearchFiltersProps {
+  kinds: SearchKind[]
+  tool: string | undefined
+  projectID: string | undefined
+  projects: Project[]
+  period: Period | undefined
+  view: 'sessions' | 'flat'
+  onKinds: (kinds: SearchKind[]) => void
+  onTool: (tool: string | undefined) => void
+  onProject: (projectID: string | undefined) => void
+  onPeriod: (period: Period | undefined) => void
+  onView: (view: 'sessions' | 'flat') => void
+}
+
+/** Scope of a search: kinds (none pressed = all), tool, project, period, and how results are laid out. */
+export function SearchFilters(props: SearchFiltersProps) {
+  const toggle = (kind: SearchKind) =>
+    props.onKinds(props.kinds.includes(kind) ? props.kinds.filter((k) => k !== kind) : KINDS.filter((k) => k === kind || props.kinds.includes(k)))
+  return (
+    <div class="filters search-filters">
+      <div class="segmented" role="group" aria-label="Kinds">
+        <For each={KINDS}>
+          {(kind) => (
+            <button type="button" class={`segment kind-${kind}`} aria-pressed={props.kinds.includes(kind)} onClick={() => toggle(kind)}>
+              {KIND_LABELS[kind]}
+            </button>
+          )}
+        </For>
+      </div>
+      <label class="select-field">
+        <span class="visually-hidden">Tool</span>
+        <select onChange={(e) => props.onTool(e.currentTarget.value || undefined)}>
+          <option value="" selected={!props.tool}>Any tool</option>
+          <For each={props.tool && !TOOLS.includes(props.tool) ? [props.tool, ...TOOLS] : TOOLS}>
+            {(tool) => <option value={tool} selected={tool === props.tool}>{tool}</option>}
+          </For>
+        </select>
+      </label>
+      <label class="select-field">
+        <span class="visually-hidden">Project</span>
+        <select onChange={(e) => props.onProject(e.currentTarget.value || undefined)}>
+          <option value="" selected={!props.projectID}>All projects</option>
+          <For each={props.projects}>
+            {(project) => <option value={project.id} selected={project.id === props.projectID}>{project.name}</option>}
+          </For>
+        </select>
+      </label>
+      <label class="select-field select-narrow">
+        <span class="visually-hidden">When</span>
+        <select onChange={(e) => props.onPeriod(isPeriod(e.currentTarget.value) ? e.currentTarget.value : undefined)}>
+          <option value="" selected={!props.period}>Any time</option>
+          <For each={Object.entries(PERIODS) as Array<[Period, readonly [string, number]]>}>
+            {([key, [label]]) => <option value={key} selected={key === props.period}>{label}</option>}
+          </For>
+        </select>
+      </label>
+      <div class="segmented view-toggle" role="group" aria-label="Layout">
+        <button type="button" class="segment" aria-pressed={props.view === 'sessions'} onClick={() => props.onView('sessions')}>By session</button>
+        <button type="button" class="segment" aria-pressed={props.view === 'flat'} onClick={() => props.onView('flat')}>Flat</button>
+      </div>
+      <Show when={props.kinds.length > 0 || props.tool || props.projectID || props.period}>
+        <button
+          type="button"
+          class="link-button"
+          onClick={() => {
+            props.onKinds([])
+            props.onTool(undefined)
+            props.onProject(undefined)
+            props.onPeriod(undefined)
+          }}
+        >
+          Reset filters
+        </button>
+      </Show>
+    </div>
+  )
+}

@@ -1,0 +1,32 @@
+import { Show } from 'solid-js'
+import { formatCount, plural } from '../../lib/format'
+import type { SearchAnswer } from './search.data'
+
+export interface SearchSummaryProps {
+  answer: SearchAnswer | undefined
+  count: number
+  hasMore: boolean
+  loading: 'initial' | 'more' | false
+}
+
+/** "42 results", or what the numbers mean when they are partial (capped ranking, literal scan). */
+export function SearchSummary(props: SearchSummaryProps) {
+  const text = () => {
+    const a = props.answer
+    if (!a) return props.loading ? 'Searching…' : ''
+    if (a.mode === 'scan') return `${plural(props.count, 'literal match', 'literal matches')}${a.cursor ? ' so far' : ''}`
+    const total = a.total ?? props.count
+    return a.truncated ? `best of the ${formatCount(total)} newest matches` : plural(total, 'result')
+  }
+  return (
+    <span class="page-summary" aria-live="polite">
+      {text()}
+      <Show when={props.answer?.truncated}>
+        <span class="muted" title="A very common word: only the newest matches were ranked. Add words to narrow it down."> · refine to see older ones</span>
+      </Show>
+      <Show when={props.answer?.queryTruncated}>
+        <span class="muted"> · long query shortened</span>
+      </Show>
+    </span>
+  )
+}

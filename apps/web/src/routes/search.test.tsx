@@ -1,0 +1,54 @@
+import { fireEvent, screen, waitFor } from '@solidjs/testing-library'
+import { describe, expect, it } from 'vitest'
+import { renderApp } from '../../test/real-api'
+
+const marks = () => [...document.querySelectorAll('.hit-snippet mark')].map((m) => m.textContent?.toLowerCase())
+
+describe('SearchRoute', () => {
+  it('shows ranked hits with highlighted snippets for a query in the URL', async () => {
+    renderApp('/search?q=stdin')
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
+    expect(marks()).toContain('stdin')
+    expect(document.querySelector('.page-summary')?.textContent).toMatch(/result|match/)
+    expect(document.querySelector('.hit-group-title')?.textContent).toBeTruthy()
+  })
+
+  it('renders stored markup as text, never as HTML', async () => {
+    renderApp('/search?q=%22type%20file%22&view=flat')
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
+    const snippet = document.querySelector('.hit-snippet')!
+    expect(snippet.querySelector('path, type, content')).toBeNull()
+    expect(snippet.innerHTML).toMatch(/&lt;/)
+  })
+
+  it('searches as you type, keeps the query in the URL, and opens a hit at its part with Enter', async () => {
+    const { history } = renderApp('/search')
+    const box = await screen.findByPlaceholderText(/Search all history/)
+    fireEvent.input(box, { target: { value: 'readFileSync' } })
+    await waitFor(() => expect(history.get()).toContain('q=readFileSync'))
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(1))
+    fireEvent.keyDown(box, { key: 'ArrowDown' })
+    const second = document.querySelector('.hit.selected')
+    expect(second?.getAttribute('data-index')).not.toBe('0')
+    fireEvent.keyDown(box, { key: 'Enter' })
+    await waitFor(() => expect(history.get()).toMatch(/^\/sessions\/ses_\w+\?storage=v[12]&m=msg_\w+(&part=\w+)?$/))
+  })
+
+  it('filters by kind and explains an empty answer', async () => {
+    const { history } = renderApp('/search?q=stdin')
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
+    fireEvent.click(screen.getByRole('button', { name: 'Tool' }))
+    await waitFor(() => expect(history.get()).toContain('kinds=tool'))
+    await waitFor(() => expect([...document.querySelectorAll('.hit-kind')].every((k) => k.textContent?.startsWith('Tool'))).toBe(true))
+    renderApp('/search?q=zzzqqq-nothing-here')
+    expect(await screen.findByText('No matches')).toBeTruthy()
+  })
+
+  it('opens with / from anywhere', async () => {
+    const { history } = renderApp('/sessions')
+    await screen.findByText('Repository tour')
+    fireEvent.keyDown(document.body, { key: '/' })
+    await waitFor(() => expect(history.get()).toBe('/search'))
+    expect(await screen.findByText('Search everything OpenCode kept')).toBeTruthy()
+  })
+})

@@ -1,0 +1,168 @@
+import { useNavigate, useSearchParams } from '@solidjs/router'
+import { createEffect, createMemo, createSignal, Match, on, onCleanup, onMount, Show, Switch } from 'solid-js'
+import { EmptyState } from '../components/empty-state'
+import { ErrorPanel } from '../components/error-panel'
+import { ListSkeleton } from '../components/skeleton'
+import { HitList } from '../features/search/hit-list'
+import { groupedOrder, hitHref } from '../features/search/hit-model'
+import { IndexStatusBar } from '../features/search/index-status'
+import { KINDS, PERIODS, SearchFilters, isPeriod } from '../features/search/search-filters'
+import { SearchSummary } from '../features/search/search-summary'
+import { createIndexStatus, createSearch, type SearchInput, type SearchKind } from '../features/search/search.data'
+import { createProjects } from '../features/sessions/sessions.data'
+import { useApi } from '../lib/api-context'
+import { useKeys } from '../lib/keys'
+import { isStorage, isValidId } from '../lib/links'
+import { useTitle } from '../lib/title'
+
+type SearchParams = { q?: string; kinds?: string; tool?: string; project?: string; session?: string; storage?: string; when?: string; view?: string }
+
+/** `/search?q=&kinds=&tool=&project=&session=&storage=&when=&view=`: every choice lives in the URL. */
+export function SearchRoute() {
+  const api = useApi()
+  const navigate = useNavigate()
+  const [params, setParams] = useSearchParams<SearchParams>()
+  const [typed, setTyped] = createSignal(params.q ?? '')
+  const [selected, setSelected] = createSignal(0)
+  const projects = createProjects(api)
+  let box: HTMLInputElement | undefined
+
+  const kinds = createMemo(() => (params.kinds ?? '').split(',').filter((k): k is SearchKind => (KINDS as string[]).includes(k)))
+  const view = () => (params.view === 'flat' ? 'flat' : 'sessions')
+  const input = createMemo<SearchInput | null>(() => {
+    const q = (params.q ?? '').trim()
+    if (!q) return null
+    const period = isPeriod(params.when) ? params.when : undefined
+    return {
+      query: q,
+      ...(kinds().length ? { kinds: kinds() } : {}),
+      ...(params.tool ? { tool: params.tool } : {}),
+      ...(isValidId(params.project) ? { projectID: params.project } : {}),
+      ...(isValidId(params.session) ? { sessionID: params.session, ...(isStorage(params.storage) ? { storage: params.storage } : {}) } : {}),
+      // Rounded to the minute so the same link asks the same question while it is open.
+      ...(period ? { since: Math.floor((Date.now() - PERIODS[period][1]) / 60_000) * 60_000 } : {}),
+    }
+  })
+  const search = createSearch(api, input)
+  const status = createIndexStatus(api, () => search.refresh())
+  useTitle(() => (params.q ? `Search: ${params.q}` : 'Search'))
+
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const onType = (text: string) => {
+    setTyped(text)
+    clearTimeout(timer)
+    timer = setTimeout(() => setParams({ q: text || undefined }, { replace: true }), 160)
+  }
+  onCleanup(() => clearTimeout(timer))
+  createEffect(on(() => params.q, (q) => { if ((q ?? '') !== typed()) setTyped(q ?? '') }, { defer: true }))
+  createEffect(on(() => input(), () => setSelected(0)))
+  onMount(() => box?.focus())
+
+  const order = () => (view() === 'sessions' ? groupedOrder(search.hits()) : search.hits().map((_, i) => i))
+  const move = (delta: number) => {
+    const list = order()
+    if (!list.length) return
+    const at = Math.max(0, Math.min(list.length - 1, list.indexOf(selected()) + delta))
+    setSelected(list[at]!)
+    document.querySelector(`.hit[data-index="${list[at]}"]`)?.scrollIntoView({ block: 'nearest' })
+    if (at >= list.length - 4) search.loadMore()
+  }
+  const open = () => {
+    const hit = search.hits()[selected()]
+    if (hit) navigate(hitHref(hit))
+  }
+  useKeys((event) => {
+    const inBox = event.target === box
+    if (event.key === 'ArrowDown' || (!inBox && event.key === 'j')) move(1)
+    else if (event.key === 'ArrowUp' || (!inBox && event.key === 'k')) move(-1)
+    else if (event.key === 'Enter' && search.hits().length) open()
+    else if (!inBox && event.key === '/') box?.focus()
+    else return
+    event.preventDefault()
+  }, { inFields: true })
+
+  const set = (patch: Partial<SearchParams>) => setParams(patch, { replace: true })
+  return (
+    <div class="page search-page">
+      <div class="page-head">
+        <h1>Search</h1>
+        <SearchSummary answer={search.answer()} count={search.hits().length} hasMore={search.hasMore()} loading={search.loading()} />
+      </div>
+      <label class="search-field search-main">
+        <span class="visually-hidden">Search all history</span>
+        <svg viewBox="0 0 16 16" aria-hidden="true" class="search-icon">
+          <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" stroke-width="1.5" />
+          <path d="M10.5 10.5l3 3" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" />
+        </svg>
+        <input
+          ref={box}
+          type="search"
+          placeholder='Search all history: words, "exact phrase", -exclude, prefix*'
+          value={typed()}
+          autocomplete="off"
+          spellcheck={false}
+          onInput={(e) => onType(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return
+            e.preventDefault()
+            if (e.currentTarget.value) onType('')
+            else e.currentTarget.blur()
+          }}
+        />
+      </label>
+      <SearchFilters
+        kinds={kinds()}
+        tool={params.tool}
+        projectID={isValidId(params.project) ? params.project : undefined}
+        projects={projects.data() ?? []}
+        period={isPeriod(params.when) ? params.when : undefined}
+        view={view()}
+        onKinds={(k) => set({ kinds: k.length ? k.join(',') : undefined })}
+        onTool={(tool) => set({ tool })}
+        onProject={(project) => set({ project })}
+        onPeriod={(when) => set({ when })}
+        onView={(v) => set({ view: v === 'flat' ? 'flat' : undefined })}
+      />
+      <Show when={isValidId(params.session)}>
+        <div class="scope-chip">
+          <span>In one session only</span>
+          <button type="button" class="icon-button" aria-label="Search everywhere" onClick={() => set({ session: undefined, storage: undefined })}>×</button>
+        </div>
+      </Show>
+      <IndexStatusBar status={status()} />
+      <Show when={search.answer()?.notice && search.answer()?.mode === 'index'}>
+        <p class="muted search-notice">{search.answer()?.notice}</p>
+      </Show>
+      <Switch>
+        <Match when={!input()}>
+          <EmptyState title="Search everything OpenCode kept" icon="⌕">
+            <p>Text, reasoning, tool calls and their output, across every session, including what came before a compaction.</p>
+            <p class="syntax-help">
+              <code>login bug</code> all words · <code>"exact phrase"</code> · <code>-draft</code> exclude · <code>auth*</code> prefix · <code>1137</code> finds <code>PR1137</code>
+            </p>
+          </EmptyState>
+        </Match>
+        <Match when={search.error() !== undefined && search.hits().length === 0}>
+          <ErrorPanel error={search.error()} onRetry={search.retry} />
+        </Match>
+        <Match when={search.loading() === 'initial' && search.hits().length === 0}>
+          <ListSkeleton rows={6} />
+        </Match>
+        <Match when={search.hits().length === 0 && search.loading() === false}>
+          <EmptyState title="No matches" icon="∅">
+            <p>{search.answer()?.notice ?? `Nothing in this history matches “${params.q}”${kinds().length || params.tool || params.project || params.when ? ' with these filters' : ''}.`}</p>
+            <p class="muted">Try fewer words, a prefix (<code>auth*</code>), or reset the filters.</p>
+          </EmptyState>
+        </Match>
+        <Match when={true}>
+          <HitList hits={search.hits()} view={view()} selected={selected()} now={Date.now()} onSelect={setSelected} />
+          <Show when={search.hasMore()}>
+            <button type="button" class="load-more" disabled={search.loading() !== false} onClick={() => search.loadMore()}>
+              {search.loading() === 'more' ? 'Loading…' : search.answer()?.mode === 'scan' ? 'Keep scanning' : 'Load more'}
+            </button>
+          </Show>
+        </Match>
+      </Switch>
+    </div>
+  )
+}
