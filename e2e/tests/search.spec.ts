@@ -1,0 +1,59 @@
+import { expect, snapshot, test } from '../support/test.js'
+
+test.describe('search', () => {
+  test.beforeEach(async ({ page, loupe }) => {
+    await page.goto(`/?token=${loupe.token}`)
+    await expect(page).toHaveURL(/\/sessions$/)
+    // The index builds in the server's worker; searching before it is ready scans instead.
+    await expect.poll(async () => (await page.request.get('/trpc/history.status').then((r) => r.json())).result.data.state).toBe('ready')
+  })
+
+  test('opens with /, shows ranked hits as you type, and opens a hit at its part', async ({ page }, testInfo) => {
+    await page.locator('.session-row').first().waitFor()
+    await page.keyboard.press('/')
+    await expect(page).toHaveURL(/\/search$/)
+    const box = page.getByPlaceholder(/Search all history/)
+    await expect(box).toBeFocused()
+    await box.pressSequentially('readFileSync', { delay: 40 })
+    await expect(page).toHaveURL(/q=readFileSync/)
+    const hits = page.locator('.hit')
+    await expect(hits.first()).toBeVisible()
+    await expect(page.locator('.hit-snippet mark').first()).toHaveText(/readFileSync/i)
+    await expect(page.locator('.page-summary')).toContainText('result')
+    await snapshot(page, testInfo, 'search-01-results')
+
+    await page.getByRole('button', { name: 'Flat' }).click()
+    await expect(page).toHaveURL(/view=flat/)
+    await page.getByRole('button', { name: 'Tool' }).click()
+    await expect(page).toHaveURL(/kinds=tool/)
+    await expect(page.locator('.hit-kind').first()).toContainText('Tool')
+    await snapshot(page, testInfo, 'search-02-flat-tools')
+
+    // The URL is the search: reloading shows the same answer.
+    const before = await hits.allInnerTexts()
+    await page.reload()
+    await expect(hits.first()).toBeVisible()
+    expect(await hits.allInnerTexts()).toEqual(before)
+
+    await box.focus()
+    await page.keyboard.press('ArrowDown')
+    await expect(page.locator('.hit.selected')).toHaveAttribute('data-index', '1')
+    const href = await page.locator('.hit.selected').getAttribute('href')
+    await page.keyboard.press('Enter')
+    await expect(page).toHaveURL(href!)
+    const part = new URL(page.url()).searchParams.get('part')!
+    expect(part).toBeTruthy()
+    const target = page.locator(`.item.highlighted[data-part="${part}"]`)
+    await expect(target).toBeInViewport()
+    await snapshot(page, testInfo, 'search-03-opened-at-part')
+  })
+
+  test('explains an empty answer and shows hostile text as text', async ({ page }) => {
+    await page.goto('/search?q=%22%3Cscript%3E%22%20NEAR(%20-%20*')
+    await expect(page.getByText('No matches')).toBeVisible()
+    await page.goto('/search?q=%22type%20file%22&view=flat')
+    const snippet = page.locator('.hit-snippet').first()
+    await expect(snippet).toContainText('<type>file</type>')
+    expect(await snippet.locator('type').count()).toBe(0)
+  })
+})
