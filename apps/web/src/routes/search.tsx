@@ -15,6 +15,9 @@ import { useKeys } from '../lib/keys'
 import { isStorage, isValidId } from '../lib/links'
 import { useTitle } from '../lib/title'
 
+/** Queries travel in the URL of a GET: beyond this the server's header limit would refuse them (it searches 16 terms anyway). */
+const SENT_QUERY_CHARS = 2000
+
 type SearchParams = { q?: string; kinds?: string; tool?: string; project?: string; session?: string; storage?: string; when?: string; view?: string }
 
 /** `/search?q=&kinds=&tool=&project=&session=&storage=&when=&view=`: every choice lives in the URL. */
@@ -34,7 +37,7 @@ export function SearchRoute() {
     if (!q) return null
     const period = isPeriod(params.when) ? params.when : undefined
     return {
-      query: q,
+      query: q.slice(0, SENT_QUERY_CHARS),
       ...(kinds().length ? { kinds: kinds() } : {}),
       ...(params.tool ? { tool: params.tool } : {}),
       ...(isValidId(params.project) ? { projectID: params.project } : {}),
@@ -86,7 +89,12 @@ export function SearchRoute() {
     <div class="page search-page">
       <div class="page-head">
         <h1>Search</h1>
-        <SearchSummary answer={search.answer()} count={search.hits().length} hasMore={search.hasMore()} loading={search.loading()} />
+        <SearchSummary
+          answer={search.answer()}
+          count={search.hits().length}
+          loading={search.loading()}
+          shortened={(params.q ?? '').trim().length > SENT_QUERY_CHARS || !!search.answer()?.queryTruncated}
+        />
       </div>
       <label class="search-field search-main">
         <span class="visually-hidden">Search all history</span>

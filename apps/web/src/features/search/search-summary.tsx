@@ -5,8 +5,9 @@ import type { SearchAnswer } from './search.data'
 export interface SearchSummaryProps {
   answer: SearchAnswer | undefined
   count: number
-  hasMore: boolean
   loading: 'initial' | 'more' | false
+  /** The query was longer than what is searched. */
+  shortened: boolean
 }
 
 /** "42 results", or what the numbers mean when they are partial (capped ranking, literal scan). */
@@ -24,7 +25,7 @@ export function SearchSummary(props: SearchSummaryProps) {
       <Show when={props.answer?.truncated}>
         <span class="muted" title="A very common word: only the newest matches were ranked. Add words to narrow it down."> · refine to see older ones</span>
       </Show>
-      <Show when={props.answer?.queryTruncated}>
+      <Show when={props.shortened}>
         <span class="muted"> · long query shortened</span>
       </Show>
     </span>
