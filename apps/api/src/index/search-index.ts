@@ -5,6 +5,7 @@ import type { SqliteDb } from '../lib/sqlite.js'
 import type { OpenCodeHandle } from '../store/open-opencode.js'
 import { checkFts5, indexFileFor, openIndexDb } from './index-db.js'
 import { createIndexer, type Indexer, type IndexStatus } from './indexer.js'
+import { createIndexSource } from './opencode-source.js'
 import type { IndexerWorkerData, WorkerMessage } from './indexer.worker.js'
 import { createSnapshotCache, type SnapshotCache } from './snapshots.js'
 
@@ -14,6 +15,8 @@ export interface SearchIndex {
   readonly db: SqliteDb | null
   readonly snapshots: SnapshotCache
   status(): IndexStatus
+  /** Staged reverts (`storage:sessionID` → first hidden message), re-read only after OpenCode commits. */
+  revertBoundaries(): Map<string, string>
   /** Re-read one message into the index now (used after a prune, in the same request). */
   reindexMessage(storage: StorageGeneration, sessionID: string, messageID: string): number
   /** In-process mode (tests): run build and catch-up to completion. */
@@ -31,6 +34,9 @@ export interface SearchIndexOptions {
   sweepMs?: number
 }
 
+const readReverts = (opencode: OpenCodeHandle) =>
+  opencode.db.read(() => createIndexSource(opencode.db, opencode.layout).revertBoundaries())
+
 const unavailable = (message: string): IndexStatus => ({ state: 'unavailable', indexedParts: 0, totalParts: 0, bytes: 0, mbPerSecond: 0, message })
 
 /**
@@ -43,11 +49,18 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   const support = checkFts5(opencode.db)
   if (!support.ok || !opencode.layout.readable) {
     const status = unavailable(support.ok ? 'The OpenCode database is not readable.' : support.reason)
-    return { db: null, snapshots, status: () => status, reindexMessage: () => 0, runUntilIdle: () => {}, close: async () => {} }
+    return {
+      db: null, snapshots, status: () => status, revertBoundaries: () => readReverts(opencode),
+      reindexMessage: () => 0, runUntilIdle: () => {}, close: async () => {},
+    }
   }
   const source = { path: opencode.path, identity: opencode.identity }
   const indexPath = indexFileFor(options.dataDir, source)
   const db = openIndexDb(indexPath, source)
+  // Searches read the sidecar here: keep hot pages in memory and read the file through mmap.
+  db.raw.pragma('cache_size = -65536')
+  db.raw.pragma('mmap_size = 1073741824')
+  let reverts: { version: number; map: Map<string, string> } | undefined
   // The main thread's indexer reads through the server's own OpenCode connection, which has just
   // committed the prune: it sees the pruned message.
   const local: Indexer = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index: db, now: Date.now })
@@ -76,6 +89,12 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     db,
     snapshots,
     status: () => status,
+    revertBoundaries() {
+      // data_version moves when another connection (OpenCode) commits; Loupe's own writes never stage a revert.
+      const version = opencode.db.raw.pragma('data_version', { simple: true }) as number
+      if (reverts?.version !== version) reverts = { version, map: readReverts(opencode) }
+      return reverts.map
+    },
     reindexMessage: (storage, sessionID, messageID) => local.reindexMessage(storage, sessionID, messageID),
     runUntilIdle() {
       local.start()

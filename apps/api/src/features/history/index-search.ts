@@ -47,7 +47,7 @@ export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope
  * remove hits from later pages, never duplicate or reorder them.
  */
 export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSnapshot, scope: ResolvedScope, offset: number, limit: number) {
-  const boundaries = deps.opencode.db.read(() => scope.source.revertBoundaries())
+  const boundaries = deps.searchIndex.revertBoundaries()
   const hits: SearchHit[] = []
   let at = offset
   while (hits.length < limit && at < snapshot.ids.length) {

@@ -54,7 +54,7 @@ export function scanPage(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope
   const position = { ...from }
   const hits: SearchHit[] = []
   let scanned = 0
-  const boundaries = deps.opencode.db.read(() => source.revertBoundaries())
+  const boundaries = deps.searchIndex.revertBoundaries()
   const consider = (doc: DocInput) => {
     if (scope.sessions && !scope.sessions.has(`${doc.gen}:${doc.sessionID}`)) return
     if (scope.match.kinds && !scope.match.kinds.includes(doc.fields.kind)) return
