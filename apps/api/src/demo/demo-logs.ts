@@ -7,8 +7,8 @@ import type { Random } from './random.js'
  */
 export function outputBytes(random: Random): number {
   const r = random.next()
-  if (r < 0.91) return random.int(300, 2_000)
-  if (r < 0.992) return Math.round(random.logUniform(2_000, 20_000))
+  if (r < 0.915) return random.int(300, 2_000)
+  if (r < 0.993) return Math.round(random.logUniform(2_000, 20_000))
   return Math.round(random.logUniform(20_000, 400_000))
 }
 

@@ -75,7 +75,7 @@ function makers(c: ScenarioContext): [number, Maker][] {
     ...p.bugs.map((bug): [number, Maker] => [4, (cc) => (cc.random.chance(0.2) ? ciFailure(cc, bug) : bugfix(cc, bug))]),
     ...p.features.map((f): [number, Maker] => [4, (cc) => feature(cc, f)]),
     ...p.questions.map((q): [number, Maker] => [3, (cc) => question(cc, q)]),
-    [3, tour], [2, explore], [2, imageReview], [2, plan], [2, inspect], [1, errors], [1, (cc) => interrupted(cc, cc.random)],
+    [3, tour], [2, explore], [1, imageReview], [2, plan], [2, inspect], [1, errors], [1, (cc) => interrupted(cc, cc.random)],
   ]
 }
 

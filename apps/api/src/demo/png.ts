@@ -114,11 +114,11 @@ function diagram(random: Random, w: number, h: number) {
   }
 }
 
-/** A noisy gradient: compresses badly, so these are the big images. */
+/** A grainy gradient: compresses badly, so these are the big images. */
 function photo(random: Random, w: number, h: number) {
   const seed = random.int(0, 1 << 30)
   return (x: number, y: number): Rgb => {
-    const n = (Math.imul(x * 374761393 + y * 668265263 + seed, 1274126177) >>> 24) & 63
+    const n = (Math.imul(x * 374761393 + y * 668265263 + seed, 1274126177) >>> 24) & 15
     return [Math.min(255, (x * 255) / w + n) | 0, Math.min(255, (y * 200) / h + n) | 0, (150 + n) & 255]
   }
 }
