@@ -90,22 +90,39 @@ export function question(c: ScenarioContext, q: QuestionDef): ScenarioResult {
   return { title: q.title, turns: [prompt(c, q.prompt, steps)] }
 }
 
+const IMAGE_TALK: Record<DemoImage['kind'], { ask: (path: string) => string; answer: (path: string, source: string) => string }> = {
+  screenshot: {
+    ask: (path) => `This is what the page looks like on my phone. Compare it with ${path} — the highlighted row looks wrong.`,
+    answer: (path, source) => `The reference \`${path}\` and your screenshot match except for the highlighted row: it gets the error background. In \`${source}\` that style is applied whenever the item fails validation, so the row is being flagged rather than mis-rendered. Can you share the data behind that row?`,
+  },
+  diagram: {
+    ask: (path) => `I sketched how I think requests flow (attached). Does it match ${path}?`,
+    answer: (path, source) => `Mostly. \`${path}\` has the same boxes, but your sketch skips the middle step: \`${source}\` hands the request to it before anything reaches storage. Everything else lines up.`,
+  },
+  chart: {
+    ask: (path) => `Here are my local benchmark numbers as a chart. Are they in line with ${path}?`,
+    answer: (path) => `They are within noise of \`${path}\` for the small cases; the largest bar is about 15% slower on your machine, which fits a laptop on battery. I would not read a regression into it.`,
+  },
+  photo: {
+    ask: (path) => `The output I get (attached) has visible banding. The reference is ${path}. What am I looking at?`,
+    answer: (path, source) => `Compared with \`${path}\`, your output shows stair-stepping along the edges: that is nearest-neighbour sampling, not bilinear. Check that the filter argument reaches \`${source}\` — the default there is \`Nearest\`.`,
+  },
+}
+
 /** A pasted screenshot (a `file` part with a data: URL) and a `read` of a PNG in the repo (attachments). */
 export function imageReview(c: ScenarioContext): ScenarioResult {
   const [path, repoImage] = [...c.repoImages].find(([p]) => c.ws.files.has(p)) ?? [...c.repoImages][0] ?? []
   const pasted = c.random.pick(c.pasted)
   if (!path || !repoImage) throw new Error(`${c.project.key} has no images`)
-  const parts: UserPartSpec[] = [
-    { type: 'text', text: `Here is what I see on my machine. Does it match ${path}? Something looks off in the highlighted row.` },
-    { type: 'file', mime: 'image/png', filename: pasted.name, url: pasted.dataUrl },
-  ]
+  const talk = IMAGE_TALK[repoImage.kind]
+  const parts: UserPartSpec[] = [{ type: 'text', text: talk.ask(path) }, { type: 'file', mime: 'image/png', filename: pasted.name, url: pasted.dataUrl }]
   const source = [...c.ws.files.keys()].find((f) => /\.(tsx|rs|ts|js)$/.test(f) && f.startsWith('src/')) ?? 'README.md'
   return {
-    title: 'Screenshot vs reference image',
+    title: c.random.pick(['Compare with the reference image', 'Screenshot vs reference image', 'Check the attached image']),
     turns: [prompt(c, parts, [
-      { reasoning: 'I need to look at the reference image in the repository to compare it with the screenshot.', tools: [readImage(c.ws, path, repoImage.dataUrl)] },
-      { text: 'Let me check the code that renders this.', tools: [readFile(c.ws, source)] },
-      { text: `The screenshot (${pasted.width}×${pasted.height}) and \`${path}\` (${repoImage.width}×${repoImage.height}) differ mainly in the highlighted row: it is rendered with the error background, which \`${source}\` only applies when a value fails validation. The rest of the layout matches. If you can share the input that produced it, I can reproduce it in a test.` },
+      { reasoning: `I need to look at ${path} in the repository to compare it with the attached image.`, tools: [readImage(c.ws, path, repoImage.dataUrl)] },
+      { text: 'Let me check the code involved.', tools: [readFile(c.ws, source)] },
+      { text: talk.answer(path, source) },
     ])],
   }
 }

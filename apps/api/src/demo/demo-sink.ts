@@ -23,22 +23,23 @@ const insertSql = (table: string, columns: readonly string[]) =>
 /** Prepared inserts for everything a session writes; rows arrive one finished session at a time. */
 export function createDemoSink(db: Database.Database, events: boolean) {
   const session = db.prepare(insertSql('session', SESSION_COLUMNS))
-  const message = db.prepare(insertSql('message', ['id', 'session_id', 'time_created', 'time_updated', 'data']))
-  const part = db.prepare(insertSql('part', ['id', 'message_id', 'session_id', 'time_created', 'time_updated', 'data']))
+  // Positional parameters: the hot inserts bind faster than with named ones.
+  const message = db.prepare('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)')
+  const part = db.prepare('INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)')
   const sequence = db.prepare('INSERT INTO event_sequence (aggregate_id, seq, owner_id) VALUES (?, ?, NULL)')
-  const event = db.prepare(insertSql('event', ['id', 'aggregate_id', 'seq', 'type', 'data']))
+  const event = db.prepare('INSERT INTO event (id, aggregate_id, seq, type, data) VALUES (?, ?, ?, ?, ?)')
   const todo = db.prepare(insertSql('todo', ['session_id', 'content', 'status', 'priority', 'position', 'time_created', 'time_updated']))
   const counts: DemoCounts = { sessions: 0, messages: 0, parts: 0, events: 0 }
   return {
     counts,
     write(rows: SessionRows): void {
       session.run(rows.session)
-      for (const m of rows.messages) message.run(m)
-      for (const p of rows.parts) part.run(p)
+      for (const m of rows.messages) message.run(m.id, m.session_id, m.time_created, m.time_updated, m.data)
+      for (const p of rows.parts) part.run(p.id, p.message_id, p.session_id, p.time_created, p.time_updated, p.data)
       // event.aggregate_id references event_sequence, so the sequence row goes first.
       if (events && rows.lastSeq >= 0) {
         sequence.run(rows.session.id, rows.lastSeq)
-        for (const e of rows.events) event.run(e)
+        for (const e of rows.events) event.run(e.id, e.aggregate_id, e.seq, e.type, e.data)
       }
       for (const t of rows.todos) todo.run(t)
       counts.sessions++
