@@ -12,7 +12,7 @@ export interface DemoOptions {
   /** Epoch ms the history ends at; every timestamp in the file is at or before it. */
   now: number
   seed?: number
-  /** Top-level sessions (subagent sessions come on top). Default 40. */
+  /** Top-level sessions (subagent sessions come on top). Default 60. */
   sessions?: number
   /** Keep adding sessions until this many parts exist; overrides `sessions`. */
   targetParts?: number
@@ -30,7 +30,7 @@ export interface DemoSummary {
   bytes: number
 }
 
-export const DEMO_DEFAULTS = { seed: 1, sessions: 40, home: '/home/dev' } as const
+export const DEMO_DEFAULTS = { seed: 1, sessions: 60, home: '/home/dev' } as const
 
 const DAY = 86_400_000
 const isIndex = (sql: string) => /^CREATE (UNIQUE )?INDEX/.test(sql)
