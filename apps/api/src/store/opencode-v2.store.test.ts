@@ -4,6 +4,8 @@ import path from 'node:path'
 import type { StorageGeneration } from '@loupe/domain'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildV2Fixture, type V2FixtureManifest, type V2Variant } from '../../test/fixtures/v2-fixture.js'
+import type { AppDeps } from '../deps.js'
+import { listSessions } from '../features/sessions/sessions.service.js'
 import { openOpenCode, type OpenCodeHandle } from './open-opencode.js'
 import type { OpenCodeStore, SessionRecord } from './store.js'
 
@@ -144,5 +146,53 @@ describe('createOpenCodeV2Store on an upgraded file with sessions in both genera
     expect(storeOf(handle, 'v2').getSession(handle.db, only[0]?.id ?? '')).toBeUndefined()
     const stats = storeOf(handle, 'v1').sessionStats(handle.db, [only[0]?.id ?? ''])
     expect(stats.get(only[0]?.id ?? '')?.bytes.events).toBeGreaterThan(0)
+  })
+})
+
+describe('an upgraded 2.x file through the sessions service', () => {
+  it('pages through both generations, each copy of a shared id exactly once', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-v2-pages-'))
+    const manifest = buildV2Fixture(path.join(dir, 'opencode.db'), { variant: 'upgraded', seed: 4 })
+    const handle = openOpenCode(manifest.file)
+    try {
+      // listSessions reads only the OpenCode handle of its deps.
+      const deps = { opencode: handle } as Pick<AppDeps, 'opencode'> as AppDeps
+      const seen: string[] = []
+      let cursor: string | undefined
+      for (let page = 0; page < 20; page++) {
+        const answer = listSessions(deps, { includeArchived: true, limit: 2, ...(cursor ? { cursor } : {}) })
+        seen.push(...answer.sessions.map(key))
+        if (!answer.cursor) break
+        cursor = answer.cursor
+      }
+      expect(seen.sort()).toEqual(manifest.sessions.map(key).sort())
+    } finally {
+      handle.db.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('buildV2Fixture fences', () => {
+  it('sets the run-state a pruning tool must refuse, where Loupe reads it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-v2-fences-'))
+    const revert = { messageID: 'msg_00000000000000000000000001' }
+    const manifest = buildV2Fixture(path.join(dir, 'opencode.db'), {
+      variant: 'fresh',
+      fences: { main: { timeSuspended: 1_000, timeCompacting: 2_000, revert, workspaceID: 'wrk_remote', ownerID: 'wrk_remote' }, errors: { timeSuspended: 3_000 } },
+    })
+    const handle = openOpenCode(manifest.file)
+    try {
+      const v2 = storeOf(handle, 'v2')
+      const main = manifest.sessions.find((s) => s.key === 'main')
+      expect(v2.getSession(handle.db, main?.id ?? '')).toMatchObject({ timeSuspended: 1_000, timeCompacting: 2_000, revert, workspaceID: 'wrk_remote' })
+      expect(handle.db.getSql('SELECT owner_id FROM event_sequence WHERE aggregate_id = ?', [main?.id])).toEqual({ owner_id: 'wrk_remote' })
+      expect(v2.getSession(handle.db, manifest.sessions.find((s) => s.key === 'errors')?.id ?? '')).toMatchObject({ timeSuspended: 3_000, timeCompacting: null, revert: null })
+      expect(v2.getSession(handle.db, manifest.sessions.find((s) => s.key === 'child')?.id ?? '')).toMatchObject({ timeSuspended: null, workspaceID: null })
+      expect(main?.fences).toMatchObject({ ownerID: 'wrk_remote' })
+    } finally {
+      handle.db.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
