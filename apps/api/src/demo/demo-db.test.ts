@@ -28,6 +28,7 @@ describe('generateDemoDb, read back by the real OpenCode 1.18.33 (slow)', () => 
   let store: OpenCodeStore
   let original: RealOpenCode
   let replica: RealOpenCode
+  const servers: RealOpenCode[] = []
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-demo-real-'))
@@ -43,12 +44,15 @@ describe('generateDemoDb, read back by the real OpenCode 1.18.33 (slow)', () => 
     store = v1
     // OpenCode writes to the file it serves (project rows), so it gets a copy; the replica starts empty.
     fs.copyFileSync(file, path.join(dir, 'served.db'))
-    ;[original, replica] = await Promise.all([startRealOpenCode(path.join(dir, 'served.db')), startRealOpenCode(path.join(dir, 'replica.db'))])
+    const started = await Promise.allSettled([startRealOpenCode(path.join(dir, 'served.db')), startRealOpenCode(path.join(dir, 'replica.db'))])
+    for (const s of started) if (s.status === 'fulfilled') servers.push(s.value)
+    const failed = started.find((s) => s.status === 'rejected')
+    if (failed) throw failed.reason
+    ;[original, replica] = servers as [RealOpenCode, RealOpenCode]
   }, 180_000)
 
   afterAll(async () => {
-    await original?.stop()
-    await replica?.stop()
+    await Promise.all(servers.map((server) => server.stop()))
     handle?.db.close()
     if (dir) fs.rmSync(dir, { recursive: true, force: true })
   })
@@ -71,7 +75,7 @@ describe('generateDemoDb, read back by the real OpenCode 1.18.33 (slow)', () => 
     const expectedArchived = rows.filter((r) => r.time_archived !== null)
     expect(expectedArchived.length).toBeGreaterThan(0)
     for (const row of expectedArchived) expect(archived.find((s) => s.id === row.id)?.time.archived).toBe(row.time_archived)
-  })
+  }, 60_000)
 
   it("returns every message with its parts exactly as Loupe's 1.x store reads them", async () => {
     let messages = 0
@@ -85,7 +89,7 @@ describe('generateDemoDb, read back by the real OpenCode 1.18.33 (slow)', () => 
       messages += served.length
     }
     expect(messages).toBeGreaterThan(50)
-  })
+  }, 60_000)
 
   it('replays each session log into an empty OpenCode and gets the same session, messages and parts', async () => {
     const db = new Database(file, { readonly: true })
@@ -106,5 +110,5 @@ describe('generateDemoDb, read back by the real OpenCode 1.18.33 (slow)', () => 
     } finally {
       db.close()
     }
-  })
+  }, 120_000)
 })
