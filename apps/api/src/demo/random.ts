@@ -42,9 +42,16 @@ export function createRandom(seed: number): Random {
     return t / 4294967296
   }
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1))
-  const chars = (alphabet: string, n: number) => {
+  // Several characters per 32-bit draw: ids are drawn about a million times for a big file.
+  const chars = (alphabet: string, perDraw: number, n: number) => {
     let out = ''
-    for (let i = 0; i < n; i++) out += alphabet[Math.floor(next() * alphabet.length)]
+    while (out.length < n) {
+      let x = Math.floor(next() * 4294967296)
+      for (let k = 0; k < perDraw && out.length < n; k++) {
+        out += alphabet[x % alphabet.length]
+        x = Math.floor(x / alphabet.length)
+      }
+    }
     return out
   }
   return {
@@ -56,8 +63,8 @@ export function createRandom(seed: number): Random {
     },
     chance: (probability) => next() < probability,
     logUniform: (min, max) => Math.exp(Math.log(min) + next() * (Math.log(max) - Math.log(min))),
-    base62: (n) => chars(BASE62, n),
-    hex: (n) => chars(HEX, n),
+    base62: (n) => chars(BASE62, 5, n),
+    hex: (n) => chars(HEX, 8, n),
     fork: () => createRandom(Math.floor(next() * 4294967296)),
   }
 }
