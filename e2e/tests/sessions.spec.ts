@@ -59,8 +59,22 @@ test.describe('sessions', () => {
     await expect(page.locator('svg.stacked-bar')).toBeVisible()
   })
 
-  test('renders a 2.x session', async ({ page }, testInfo) => {
-    await page.locator('.session-row', { hasText: '2.x' }).nth(1).click()
+  test('renders a 2.x session', async ({ page, loupe }, testInfo) => {
+    // The two 2.x sessions share a generated title; open the one whose user attached an image.
+    const auth = { authorization: `Bearer ${loupe.token}` }
+    const call = async (name: string, input: unknown) => {
+      const res = await page.request.get(`/trpc/${name}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: auth })
+      return (await res.json()).result.data
+    }
+    const list = await call('sessions.list', { limit: 50 })
+    const v2 = list.sessions.filter((s: { storage: string }) => s.storage === 'v2')
+    let target: string | undefined
+    for (const s of v2) {
+      const page1 = await call('sessions.messages', { sessionID: s.id, storage: 'v2', anchor: 'earliest' })
+      if (page1.messages.some((m: { message: { files?: unknown[] } }) => (m.message.files ?? []).length > 0)) target = s.id
+    }
+    expect(target).toBeDefined()
+    await page.locator(`.session-row[data-session-id="${target}"]`).click()
     await expect(page.locator('.session-meta')).toContainText('2.x')
     await expect(page.locator('.message-user')).toHaveCount(1)
     await expect(page.locator('.tool-call').first()).toBeVisible()
