@@ -1,17 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { apiClient, ensureOpencode, isolatedEnv, startOpencode, writeConfig } from '../../../../../tools/opencode-real/generate.mjs'
 import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { opencodeRealCache } from '../../../test/search-fixtures.js'
 
-// The vendored harness is plain JS without types: these are the parts this test uses.
-interface Harness {
-  ensureOpencode(o: { cache: string; version: string }): string
-  isolatedEnv(work: string, configPath: string): Record<string, string>
-  writeConfig(file: string, mockUrl: string): void
-  startOpencode(o: { bin: string; env: Record<string, string>; cwd: string; logFile: string }): Promise<{ url: string; stop(): Promise<unknown> }>
-  apiClient(base: string): { post(p: string, body: unknown, o?: { directory?: string; timeoutMs?: number }): Promise<any> }
-}
+// mock-model.mjs and scenarios.mjs have no type declarations: these are the parts this test uses.
 interface Mock {
   ScriptRegistry: new () => { add(entry: unknown): void }
   startMockModel(o: { registry: unknown }): Promise<{ url: string; close(): Promise<void> }>
@@ -33,7 +27,6 @@ describe('search follows a real OpenCode writing a new turn', () => {
 
   beforeAll(async () => {
     deps = await createTestDeps((await realFixture()).db, {}, { searchIndex: 'worker' })
-    const harness = (await import(tool('generate.mjs'))) as Harness
     const mock = (await import(tool('mock-model.mjs'))) as Mock
     const scenarios = (await import(tool('scenarios.mjs'))) as Scenarios
     work = tempDir('loupe-oc-')
@@ -43,10 +36,10 @@ describe('search follows a real OpenCode writing a new turn', () => {
     registry.add({ prompt: PROMPT, title: 'Xylophone tuning', turns: [{ text: ANSWER }] })
     const model = await mock.startMockModel({ registry })
     const configPath = path.join(work, 'config', 'opencode', 'opencode.json')
-    harness.writeConfig(configPath, model.url)
-    const env = { ...harness.isolatedEnv(path.join(work, 'env'), configPath), OPENCODE_DB: deps.opencode.path }
-    const bin = harness.ensureOpencode({ cache: opencodeRealCache(), version: '1.18.33' })
-    const server = await harness.startOpencode({ bin, env, cwd: directory, logFile: path.join(work, 'opencode.log') })
+    writeConfig(configPath, model.url)
+    const env = { ...isolatedEnv(path.join(work, 'env'), configPath), OPENCODE_DB: deps.opencode.path }
+    const bin = ensureOpencode({ cache: opencodeRealCache(), version: '1.18.33' })
+    const server = await startOpencode({ bin, env, cwd: directory, logFile: path.join(work, 'opencode.log') })
     opencode = server
     stopAll = async () => {
       await server.stop()
@@ -67,7 +60,7 @@ describe('search follows a real OpenCode writing a new turn', () => {
     expect(deps.searchIndex.status().state).toBe('ready')
     expect((await caller.history.search({ query: 'zanzibar7781' })).hits).toHaveLength(0)
 
-    const api = (await import(tool('generate.mjs')) as Harness).apiClient(opencode.url)
+    const api = apiClient(opencode.url)
     const session = await api.post('/session', {}, { directory })
     const reply = await api.post(`/session/${session.id}/message`, { parts: [{ type: 'text', text: PROMPT }] }, { directory, timeoutMs: 60_000 })
     const committed = performance.now()
