@@ -45,7 +45,7 @@ describe('messageSearchDocs', () => {
 
 describe('codeTokens', () => {
   it('keeps mixed and camelCase tokens, not words or hashes', () => {
-    expect([...codeTokens('PR1137 getUserName plain words 2289ce0da001abcdef utf8')]).toEqual(['pr1137', 'getusername', 'utf8'])
+    expect([...codeTokens('PR1137 getUserName plain words 2289ce0da001abcdef utf8 sha256sum d2d24b94 jBhJvbA3')]).toEqual(['pr1137', 'getusername', 'utf8', 'sha256sum'])
   })
 
   it('recognizes placeholder titles', () => {

@@ -134,14 +134,14 @@ export function messageSearchDocs(type: string, data: JsonObject): SearchDocFiel
 /** OpenCode's placeholder titles say nothing worth finding. */
 export const isDefaultTitle = (title: string) => /^(New|Child) session - \d{4}-/.test(title)
 
-const HASHLIKE = /^[0-9a-f]{12,}$/
 const WIDE_TOKEN_CHAR = /[\p{L}\p{N}\p{Co}]/u
 
 /**
  * The folded code tokens of `text` worth finding by a piece of themselves (`1137` → `pr1137`):
- * 4–40 characters mixing letters and digits (PR1137, utf8) or camelCase (getUserName), not
- * hash-like. The index keeps them in a trigram vocabulary. A character loop, not a Unicode
- * regex: this runs over every byte the index takes in.
+ * 4–32 characters, letters and digits mixed in at most three runs (PR1137, utf8, sha256sum) or
+ * camelCase (getUserName). Hashes and random ids alternate letters and digits and are left out.
+ * The index keeps these in a trigram vocabulary. A character loop, not a Unicode regex: this runs
+ * over every byte the index takes in.
  */
 export function codeTokens(text: string, into: Set<string> = new Set()): Set<string> {
   let start = -1
@@ -149,6 +149,8 @@ export function codeTokens(text: string, into: Set<string> = new Set()): Set<str
   let letter = false
   let camel = false
   let prevLower = false
+  let runs = 0
+  let prevDigit = false
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 32
     const isDigit = c >= 48 && c <= 57
@@ -159,19 +161,18 @@ export function codeTokens(text: string, into: Set<string> = new Set()): Set<str
       if (start < 0) {
         start = i
         digit = letter = camel = prevLower = false
-      }
+        runs = 1
+      } else if (isDigit !== prevDigit) runs++
       if (isDigit) digit = true
       else letter = true
       if (isUpper && prevLower) camel = true
       prevLower = isLower
+      prevDigit = isDigit
       continue
     }
     if (start >= 0) {
       const length = i - start
-      if (length >= 4 && length <= 40 && ((digit && letter) || camel)) {
-        const folded = foldText(text.slice(start, i))
-        if (!HASHLIKE.test(folded)) into.add(folded)
-      }
+      if (length >= 4 && length <= 32 && ((digit && letter && runs <= 3) || (camel && !digit))) into.add(foldText(text.slice(start, i)))
       start = -1
     }
   }

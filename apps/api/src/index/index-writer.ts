@@ -65,20 +65,26 @@ export function createIndexWriter(db: SqliteDb) {
     return meta
   }
 
+  // New code tokens of this transaction, written in one statement by `flush`.
+  const pendingTerms = new Set<string>()
   function addVocabulary(fields: SearchFields) {
-    const terms = new Set<string>()
-    for (const text of [fields.title, fields.body, fields.input, fields.output]) if (text) codeTokens(text, terms)
-    for (const term of terms) {
-      if (knownTerms.has(term)) continue
-      if (knownTerms.size > 200_000) knownTerms.clear()
-      knownTerms.add(term)
-      const row = db.getSql<{ id: number }>(`INSERT INTO vocab(term) VALUES (?) ON CONFLICT(term) DO NOTHING RETURNING id`, [term])
-      if (row) db.runSql(`INSERT INTO vocab_tri(rowid, term) VALUES (?, ?)`, [row.id, term])
-    }
+    for (const text of [fields.title, fields.body, fields.input, fields.output]) if (text) codeTokens(text, pendingTerms)
+  }
+
+  // FTS5 flushes its in-memory index whenever a write's rowid is not above the previous one, so
+  // full-text writes wait here and go out in ascending rowid order at `flush` (several times
+  // faster than writing in source order, whose times jump back and forth between sessions).
+  const ftsInserts = new Map<number, unknown[]>()
+  const ftsDeletes = new Set<number>()
+  /** Ids first inserted in this transaction: never in the full-text table yet. */
+  const newIds = new Set<number>()
+  const dropFts = (id: number) => {
+    ftsInserts.delete(id)
+    if (!newIds.has(id)) ftsDeletes.add(id)
   }
 
   const removeById = (id: number) => {
-    db.runSql(`DELETE FROM fts WHERE rowid = CAST(? AS INTEGER)`, [id])
+    dropFts(id)
     db.runSql(`DELETE FROM doc WHERE id = ?`, [id])
   }
 
@@ -86,6 +92,28 @@ export function createIndexWriter(db: SqliteDb) {
     /** Call at the start of every write transaction: cached id slots are only valid inside one. */
     begin() {
       nextSlot.clear()
+      pendingTerms.clear()
+      ftsInserts.clear()
+      ftsDeletes.clear()
+      newIds.clear()
+    },
+    /** Call before every commit: writes the full-text changes in rowid order, then new code tokens. */
+    flush() {
+      for (const id of [...ftsDeletes].sort((a, b) => a - b)) db.runSql(`DELETE FROM fts WHERE rowid = CAST(? AS INTEGER)`, [id])
+      for (const id of [...ftsInserts.keys()].sort((a, b) => a - b)) {
+        db.runSql(`INSERT INTO fts(rowid, title, body, tool, input, output, meta) VALUES (CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?)`, [id, ...ftsInserts.get(id)!])
+      }
+      ftsDeletes.clear()
+      ftsInserts.clear()
+      newIds.clear()
+      const fresh = [...pendingTerms].filter((t) => !knownTerms.has(t))
+      pendingTerms.clear()
+      if (fresh.length === 0) return
+      if (knownTerms.size + fresh.length > 200_000) knownTerms.clear()
+      for (const t of fresh) knownTerms.add(t)
+      const before = db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM vocab`)!.m ?? 0
+      db.runSql(`INSERT OR IGNORE INTO vocab(term) SELECT value FROM json_each(?)`, [JSON.stringify(fresh)])
+      db.runSql(`INSERT INTO vocab_tri(rowid, term) SELECT id, term FROM vocab WHERE id > ?`, [before])
     },
     /**
      * Insert or replace one document; unchanged sources (same `srcUpdated`) are skipped unless
@@ -99,7 +127,9 @@ export function createIndexWriter(db: SqliteDb) {
         const n = db.runSql(
           `INSERT ${or} INTO doc(id, gen, session_id, message_id, part_key, kind, tool, time, src_updated, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [id, doc.gen, doc.sessionID, doc.messageID, doc.partKey, f.kind, f.tool, doc.time, doc.srcUpdated, bytes])
-        return n === 1 ? id : undefined
+        if (n !== 1) return undefined
+        newIds.add(id)
+        return id
       }
       // The build inserts blindly; a document some other path indexed first falls back to the upsert.
       let id = fresh ? insertDoc('OR IGNORE') : undefined
@@ -110,12 +140,11 @@ export function createIndexWriter(db: SqliteDb) {
         if (existing && existing.src_updated === doc.srcUpdated && !force) return 0
         if (existing) {
           id = existing.id
-          db.runSql(`DELETE FROM fts WHERE rowid = CAST(? AS INTEGER)`, [id])
+          dropFts(id)
           db.runSql(`UPDATE doc SET kind = ?, tool = ?, src_updated = ?, bytes = ? WHERE id = ?`, [f.kind, f.tool, doc.srcUpdated, bytes, id])
         } else id = insertDoc('')!
       }
-      db.runSql(`INSERT INTO fts(rowid, title, body, tool, input, output, meta) VALUES (CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?)`,
-        [id, f.title, f.body, f.tool ?? '', f.input, f.output, metaFor(doc)])
+      ftsInserts.set(id, [f.title, f.body, f.tool ?? '', f.input, f.output, metaFor(doc)])
       addVocabulary(f)
       return bytes
     },

@@ -57,7 +57,9 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
   const inTransaction = <T>(fn: () => T): T | undefined => {
     const result = index.write(() => {
       writer.begin()
-      return sourceDb.read(fn)
+      const value = sourceDb.read(fn)
+      writer.flush()
+      return value
     }, 2000)
     return result.ok ? result.value : undefined
   }
