@@ -176,3 +176,18 @@ export function displayName(name: string | undefined): string | null {
   const base = name.split(/[\\/]/).filter(Boolean).at(-1)
   return base ? base.slice(0, 256) : null
 }
+
+/** One gallery entry of a row, before it is rendered: an image file of an item, or a generation. */
+export type RowEntry =
+  | { kind: 'image'; item: ReadItem | PastedItem; file: GalleryFile }
+  | { kind: 'generation'; item: GenerateItem }
+
+/** A row's entries in part and file order; a cursor offset counts in this list. */
+export function listRowEntries(items: readonly GalleryItem[]): RowEntry[] {
+  const out: RowEntry[] = []
+  for (const item of items) {
+    if (item.kind === 'generate') out.push({ kind: 'generation', item })
+    else for (const file of item.files) out.push({ kind: 'image', item, file })
+  }
+  return out
+}

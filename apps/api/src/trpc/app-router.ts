@@ -1,3 +1,4 @@
+import { galleryRouter } from '../features/gallery/gallery.router.js'
 import { sessionsRouter } from '../features/sessions/sessions.router.js'
 import { storageRouter } from '../features/storage/storage.router.js'
 import { router } from './init.js'
@@ -5,6 +6,7 @@ import { router } from './init.js'
 export const appRouter = router({
   storage: storageRouter,
   sessions: sessionsRouter,
+  gallery: galleryRouter,
 })
 
 export type AppRouter = typeof appRouter
