@@ -12,6 +12,7 @@ import { createThumbnailer } from './features/gallery/thumbnails.js'
 import { createOwnerAuth } from './http/auth.js'
 import { createHostGuard } from './http/host-guard.js'
 import { createSpa, unauthorizedPage } from './http/spa.js'
+import { shareRoutes } from './share/share.routes.js'
 import { appRouter, type AppRouter } from './trpc/app-router.js'
 import { createContextFactory } from './trpc/context.js'
 import { APP_ERROR_TO_TRPC } from './trpc/errors.js'
@@ -83,6 +84,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     })
     registerGalleryRoutes(owner, deps, thumbnails)
   })
+
+  // Share links: their own scope, outside the owner's; the host guard above still applies.
+  await app.register(async (shared) => shareRoutes(shared, deps, thumbnails))
 
   app.setNotFoundHandler(async (request, reply) => {
     if (!wantsHtml(request)) return reply.code(404).send({ error: 'not_found', message: 'No such route.' })

@@ -43,7 +43,7 @@ const BATCH = 40
  * offset 0, and a page that fills its 64 entries mid-row points at the next entry.
  */
 export function collectPage(input: CollectInput): CollectedPage {
-  const { db, gallery, store, sessionID, boundary, start } = input
+  const { db, gallery, sessionID, boundary, start } = input
   const at = (key: RowKey, offset = 0): GalleryPosition => ({ through: start.through, at: key, offset })
   const rows: PageRow[] = []
   let tally = emptyTally()
