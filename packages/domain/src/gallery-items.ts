@@ -8,7 +8,7 @@ export const GENERATE_TOOL = 'experimental_image_generate'
 export interface GalleryFile {
   index: number
   mime: GalleryMime
-  /** The stored URI; a 2.0.x user file `{data, mime}` is read as `data:<mime>;base64,<data>`. */
+  /** The stored URI; a 2.0.x user file `{data, mime}` is read as `data:<mime as stored>;base64,<data>`. */
   uri: string | undefined
   /** The file's own name as stored (a basename is derived for display; paths never leave the API). */
   name: string | undefined
@@ -67,7 +67,8 @@ function fileOf(value: unknown, index: number, uriKey: 'url' | 'uri'): GalleryFi
   if (!mime) return undefined
   let uri = str(value[uriKey])
   // 2.0.x user files keep the bytes as `data` (base64) next to `mime` instead of a URI.
-  if (uri === undefined && typeof value.data === 'string') uri = `data:${mime};base64,${value.data}`
+  // (The declared type is kept as stored, so the digest matches what the byte route rebuilds.)
+  if (uri === undefined && typeof value.data === 'string') uri = `data:${String(value.mime)};base64,${value.data}`
   return { index, mime, uri, name: str(value.filename) ?? str(value.name) }
 }
 

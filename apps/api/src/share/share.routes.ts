@@ -59,7 +59,11 @@ export async function shareRoutes(app: FastifyInstance, deps: AppDeps, thumbnail
     const page = listImages(deps, { sessionID: share.session_id, storage, ...query.data }, { shared: true })
     const store = deps.opencode.stores.byGeneration[storage]
     const session = store && deps.opencode.db.read(() => store.getSession(deps.opencode.db, share.session_id))
-    const body = page.status === 'page' ? { ...page, entries: page.entries.map(sharedEntry) } : page
+    let body: Record<string, unknown> = page
+    if (page.status === 'page') {
+      const { promptsGranted: _granted, ...rest } = page
+      body = { ...rest, entries: page.entries.map(sharedEntry) }
+    }
     void reply.header('cache-control', 'no-store')
     return { ...body, share: { title: session?.title ?? null, expiresAt: share.expires_at, status: shareStatus(share, deps.clock.now()) } }
   })

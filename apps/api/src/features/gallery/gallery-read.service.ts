@@ -37,17 +37,22 @@ function decode(target: string): GalleryTarget {
   return decoded.value
 }
 
-/** Membership of a stored file, decided field by field; any mismatch refuses, never substitutes. */
+/**
+ * Membership of a stored file, decided field by field; any mismatch refuses, never substitutes. The
+ * digest is checked first: a target whose bytes are gone or changed is simply not there any more
+ * (`not_found`), while a file that is there but not a gallery image is `forbidden` (not-gallery).
+ */
 function checkMembership(target: ImageTarget, probe: StoredFileProbe): { mime: GalleryMime; uri: string; name: string | null } {
-  if (probe.status === 'missing') throw new AppError('not_found', 'This image is no longer in the session.')
+  const gone = () => new AppError('not_found', 'This image is no longer in the session (it was changed or removed); reload the gallery.')
+  if (probe.status === 'missing') throw gone()
   if (probe.status === 'limit') throw new AppError('limit', `The message holding this image is ${probe.bytes} bytes, over the 16 MiB limit.`)
+  const declared = typeof probe.mime === 'string' ? probe.mime : ''
+  const uri = typeof probe.uri === 'string' ? probe.uri : typeof probe.data === 'string' ? `data:${declared};base64,${probe.data}` : undefined
+  if (uri === undefined || sha256Text(uri) !== target.digest) throw gone()
   const isRead = target.source === 'read' && probe.role === 'assistant' && probe.partType === 'tool' && probe.tool === 'read' && probe.itemType === 'file'
   const isPasted = target.source === 'pasted' && probe.role === 'user' && (probe.partType === 'file' || probe.partType === null)
   const mime = galleryMime(probe.mime)
   if (!(isRead || isPasted) || !mime) throw new AppError('forbidden', 'Only images the agent read or you pasted are served (not-gallery).')
-  const uri = typeof probe.uri === 'string' ? probe.uri : typeof probe.data === 'string' ? `data:${mime};base64,${probe.data}` : undefined
-  if (uri === undefined) throw new AppError('not_found', 'This image has no stored bytes.')
-  if (sha256Text(uri) !== target.digest) throw new AppError('conflict', 'This image changed since the gallery was listed; reload it.')
   return { mime, uri, name: displayName(typeof probe.name === 'string' ? probe.name : undefined) }
 }
 
