@@ -35,7 +35,6 @@ export interface CollectInput {
   start: GalleryPosition
 }
 
-const BATCH = 40
 
 /**
  * Walk rows newest first from `start`, admitting each by its stored size before it loads. Every
@@ -51,7 +50,10 @@ export function collectPage(input: CollectInput): CollectedPage {
   let inclusive = true
   let skip = start.offset
   for (;;) {
-    const slots = gallery.gallerySlots(db, sessionID, from, boundary, BATCH + (inclusive ? 0 : 1)).filter((s) => inclusive || s.key.id !== from.id)
+    // Never more rows than the page could still take, plus one to know what follows it: each slot
+    // costs a scan of its stored text.
+    const want = Math.max(GALLERY_BUDGET.assistantRows - tally.assistantRows, GALLERY_BUDGET.userRows - tally.userRows) + 1
+    const slots = gallery.gallerySlots(db, sessionID, from, boundary, want + (inclusive ? 0 : 1)).filter((s) => inclusive || s.key.id !== from.id)
     if (slots.length === 0) return { kind: 'page', rows, next: null }
     for (const [i, slot] of slots.entries()) {
       const admission = admitRow(tally, slot)

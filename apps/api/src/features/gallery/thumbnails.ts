@@ -52,7 +52,8 @@ async function render(bytes: Buffer, size: ThumbnailSize): Promise<Buffer> {
     return await sharp(bytes, { limitInputPixels: DECODE_BOUNDS.maxPixels, failOn: 'error', animated: false })
       .rotate()
       .resize(size, size, { fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: size > 256 ? 82 : 75 })
+      // effort 2: about twice as fast as the default for a few percent more bytes
+      .webp({ quality: size > 256 ? 82 : 75, effort: 2 })
       .toBuffer()
   } catch (error) {
     throw new AppError('unavailable', 'This image could not be decoded for a preview.', { cause: error })
