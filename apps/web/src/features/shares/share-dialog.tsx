@@ -78,11 +78,10 @@ export function ShareDialog(props: { session: { sessionID: string; storage: 'v1'
           <div class="share-result">
             <QrCode text={link().url} />
             <div class="share-result-text">
-              <label class="share-url">
-                <span class="visually-hidden">Share link</span>
-                <input readonly value={link().url} onFocus={(event) => event.currentTarget.select()} />
+              <div class="share-url">
+                <input readonly aria-label="Share link" value={link().url} onFocus={(event) => event.currentTarget.select()} />
                 <button type="button" class="button" onClick={() => void copy(link().url)}>{copied() ? 'Copied' : 'Copy'}</button>
-              </label>
+              </div>
               <Show
                 when={link().reachable}
                 fallback={
