@@ -67,7 +67,8 @@ export function locateImage(deps: AppDeps, sessionID: string, target: string, st
   const { db } = deps.opencode
   const member = db.read(() => checkMembership(decoded, scope.gallery.storedFile(db, scope.session.id, decoded, scope.boundary)))
   const parsed = parseDataUri(member.uri)
-  if (!parsed || parsed.mime !== member.mime) throw new AppError('unavailable', 'This image is not stored inline, or its data is malformed.')
+  // A file:// URL or a remote one is never opened or fetched: only bytes stored in the transcript are served.
+  if (!parsed || parsed.mime !== member.mime) throw new AppError('not_found', 'This image is not stored in the transcript itself (or its data is malformed), so Loupe has no bytes to serve.')
   return { mime: member.mime, digest: decoded.digest, name: member.name, bytes: () => Buffer.from(member.uri.slice(parsed.bodyStart), 'base64') }
 }
 

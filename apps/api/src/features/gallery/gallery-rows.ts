@@ -60,7 +60,8 @@ export function collectPage(input: CollectInput): CollectedPage {
       if (admission === 'blocked') return { kind: 'blocked', slot, resume: nextAfter(slots, i, input, at) }
       if (admission === 'stop') return { kind: 'page', rows, next: at(slot.key) }
       tally = countRow(tally, slot)
-      const row = loadRow(input, slot, skip)
+      // The offset belongs to the cursor's own row; if that row is gone (pruned), start the next one whole.
+      const row = loadRow(input, slot, slot.key.id === start.at.id ? skip : 0)
       skip = 0
       rows.push(row)
       const room = GALLERY_BUDGET.entries - tally.entries

@@ -141,6 +141,10 @@ describe('gallery budgets on crafted rows (2.x)', () => {
     // 100 image files in one read part: 64 + 36
     ids.hundred = b.session()
     b.assistant(ids.hundred, [readItem('call_h', 'many.png', Array.from({ length: 100 }, (_, i) => img(i)), 10, 20)])
+    // the same, with an older row: the cursor's row is pruned between pages
+    ids.pruned = b.session()
+    b.assistant(ids.pruned, [readItem('call_o', 'older.png', [img(200), img(201)], 1, 2)])
+    b.assistant(ids.pruned, [readItem('call_h2', 'many.png', Array.from({ length: 100 }, (_, i) => img(300 + i)), 10, 20)])
     // 40 assistant rows with one image each: 32 rows per page
     ids.forty = b.session()
     for (let i = 0; i < 40; i++) b.assistant(ids.forty, [readItem(`call_${i}`, `f${i}.png`, [img(i)], 10 + i, 11 + i)])
@@ -173,6 +177,17 @@ describe('gallery budgets on crafted rows (2.x)', () => {
       return t.ok && t.value.kind === 'image' ? t.value.index : -1
     }))
     expect(indexes).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
+  })
+
+  it('starts the next row whole when the cursor\'s row was pruned between pages', async () => {
+    const first = await caller.gallery.images({ sessionID: ids.pruned! })
+    if (first.status !== 'page' || !first.cursor) throw new Error('expected a cursor')
+    expect(first.entries).toHaveLength(64)
+    const target = decodeTarget(first.entries[0]!.target)
+    if (!target.ok) throw new Error('bad target')
+    deps.opencode.db.raw.prepare(`DELETE FROM session_message WHERE id = ?`).run(target.value.messageID)
+    const next = await caller.gallery.images({ sessionID: ids.pruned!, cursor: first.cursor })
+    expect(next.status === 'page' && next.entries.map((e) => decodeTarget(e.target).ok && (decodeTarget(e.target) as { value: { index: number } }).value.index)).toEqual([1, 2])
   })
 
   it('holds at most 32 assistant rows per page', async () => {
