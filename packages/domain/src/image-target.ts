@@ -111,11 +111,16 @@ export interface DataUri {
 
 const BASE64_BODY = /^[A-Za-z0-9+/]*={0,2}$/
 
+/** Whether a base64 body (length ≡ 0 mod 4) uses the base64 alphabet only, padding at the end. */
+export type Base64Check = (body: string) => boolean
+export const isBase64Body: Base64Check = (body) => BASE64_BODY.test(body)
+
 /**
  * A `data:<gallery mime>;base64,<body>` URI with a non-empty, well-formed body (length ≡ 0 mod 4,
- * base64 alphabet only) of at most 8 MiB; anything else is not servable.
+ * base64 alphabet only) of at most 8 MiB; anything else is not servable. The server passes a
+ * faster body check than the portable regular expression.
  */
-export function parseDataUri(uri: string): DataUri | undefined {
+export function parseDataUri(uri: string, check: Base64Check = isBase64Body): DataUri | undefined {
   if (uri.length > EMBEDDED_URI_MAX || !uri.startsWith('data:')) return undefined
   const comma = uri.indexOf(',')
   if (comma < 0 || comma > 200) return undefined
@@ -125,7 +130,7 @@ export function parseDataUri(uri: string): DataUri | undefined {
   if (!mime) return undefined
   const bodyLength = uri.length - comma - 1
   if (bodyLength === 0 || bodyLength % 4 !== 0) return undefined
-  if (!BASE64_BODY.test(uri.slice(comma + 1))) return undefined
+  if (!check(uri.slice(comma + 1))) return undefined
   const padding = uri.endsWith('==') ? 2 : uri.endsWith('=') ? 1 : 0
   return { mime, bodyStart: comma + 1, bytes: (bodyLength / 4) * 3 - padding }
 }

@@ -13,6 +13,7 @@ import {
   type ImageProof,
   type RowEntry,
 } from '@loupe/domain'
+import { isBase64BodyFast } from '../../lib/base64.js'
 import type { BuiltProof } from './gallery-proof.js'
 import type { PageRow } from './gallery-rows.js'
 import type { GalleryEntry, GenerationEntry, ImageEntry, NativeStatus, PromptFields } from './gallery.schema.js'
@@ -43,7 +44,7 @@ function imageEntry(row: PageRow, entry: Extract<RowEntry, { kind: 'image' }>, c
   const { item, file } = entry
   const uri = file.uri ?? ''
   const digest = ctx.hash(uri)
-  const parsed = parseDataUri(uri)
+  const parsed = parseDataUri(uri, isBase64BodyFast)
   const available = parsed !== undefined && parsed.mime === file.mime
   const source = item.kind === 'read' ? 'read' : 'pasted'
   let proof: ImageProof = { origin: 'unverifiable' }

@@ -15,6 +15,7 @@ import {
 } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
+import { isBase64BodyFast } from '../../lib/base64.js'
 import { sha256Text } from '../../lib/hash.js'
 import { buildProof, olderRows, type ProofInput } from './gallery-proof.js'
 import { loadItems } from './gallery-rows.js'
@@ -66,7 +67,7 @@ export function locateImage(deps: AppDeps, sessionID: string, target: string, st
   const scope = resolveGallery(deps, sessionID, storage)
   const { db } = deps.opencode
   const member = db.read(() => checkMembership(decoded, scope.gallery.storedFile(db, scope.session.id, decoded, scope.boundary)))
-  const parsed = parseDataUri(member.uri)
+  const parsed = parseDataUri(member.uri, isBase64BodyFast)
   // A file:// URL or a remote one is never opened or fetched: only bytes stored in the transcript are served.
   if (!parsed || parsed.mime !== member.mime) throw new AppError('not_found', 'This image is not stored in the transcript itself (or its data is malformed), so Loupe has no bytes to serve.')
   return { mime: member.mime, digest: decoded.digest, name: member.name, bytes: () => Buffer.from(member.uri.slice(parsed.bodyStart), 'base64') }

@@ -73,9 +73,12 @@ export interface GalleryStore {
 
 export const GENERATE_TOOL_NAME = 'experimental_image_generate'
 
-/** SQL over a text column `col`: could it hold an image MIME type or a generate call? */
+/**
+ * SQL over a text column `col`: could it hold an image MIME type or a generate call? A CASE stops at
+ * the first hit (an OR of `instr` calls would scan a large row once per alternative).
+ */
 export const mediaTest = (col: string) =>
-  `(instr(${col}, 'mage/') > 0 OR instr(${col}, 'MAGE/') > 0 OR instr(${col}, '${GENERATE_TOOL_NAME}') > 0)`
+  `(CASE WHEN instr(${col}, 'mage/') > 0 THEN 1 WHEN instr(${col}, 'MAGE/') > 0 THEN 1 WHEN instr(${col}, '${GENERATE_TOOL_NAME}') > 0 THEN 1 ELSE 0 END)`
 
 export function createGalleryStores(layout: StorageLayout): Partial<Record<StorageGeneration, GalleryStore>> {
   const out: Partial<Record<StorageGeneration, GalleryStore>> = {}
