@@ -74,6 +74,13 @@ test('pages the gallery, opens the lightbox, shares it and opens the link withou
   const guestTiles = phone.locator('.gallery-tile:not(.gallery-tile-skeleton)')
   await expect(guestTiles.first()).toBeVisible()
   await snapshot(phone, testInfo, 'gallery-04-shared-phone')
+  // the whole gallery, by scrolling the page (the same budgets as the owner's pages)
+  for (let i = 0; i < 30 && (await guestTiles.count()) < 80; i++) {
+    await phone.mouse.wheel(0, 4000)
+    await phone.waitForTimeout(250)
+  }
+  await expect(guestTiles).toHaveCount(80)
+  await phone.evaluate(() => window.scrollTo(0, 0))
   await guestTiles.nth(1).locator('button').click()
   await expect(phone.getByRole('dialog', { name: 'Image viewer' }).locator('.lb-title')).toHaveText('screenshot-1.png')
   await expect(phone.getByRole('link', { name: 'Download' })).toBeVisible()
