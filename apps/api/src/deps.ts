@@ -30,4 +30,6 @@ export interface AppDeps {
   loupeDb: SqliteDb
   clock: Clock
   events: EventBus
+  /** Cryptographically secure random bytes (share tokens). */
+  randomBytes(size: number): Buffer
 }

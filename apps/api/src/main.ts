@@ -78,6 +78,7 @@ async function main() {
     loupeDb,
     clock: systemClock,
     events: createEventBus(),
+    randomBytes,
   }
   const app = await buildApp(deps, { logger: false })
   let address: string

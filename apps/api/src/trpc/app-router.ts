@@ -1,10 +1,14 @@
+import { galleryRouter } from '../features/gallery/gallery.router.js'
 import { sessionsRouter } from '../features/sessions/sessions.router.js'
+import { sharesRouter } from '../share/shares.router.js'
 import { storageRouter } from '../features/storage/storage.router.js'
 import { router } from './init.js'
 
 export const appRouter = router({
   storage: storageRouter,
   sessions: sessionsRouter,
+  gallery: galleryRouter,
+  shares: sharesRouter,
 })
 
 export type AppRouter = typeof appRouter
