@@ -33,4 +33,6 @@ export interface AppDeps {
   events: EventBus
   /** The full-text search sidecar and its indexer. */
   searchIndex: SearchIndex
+  /** Cryptographically secure random bytes (share tokens). */
+  randomBytes(size: number): Buffer
 }

@@ -83,6 +83,7 @@ async function main() {
     clock: systemClock,
     events,
     searchIndex,
+    randomBytes,
   }
   const app = await buildApp(deps, { logger: false })
   let address: string

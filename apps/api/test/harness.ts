@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -79,6 +80,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     clock: fixedClock(TEST_NOW),
     events,
     searchIndex,
+    randomBytes,
     cleanup() {
       void searchIndex.close()
       opencode.db.close()

@@ -1,5 +1,7 @@
 import { historyRouter } from '../features/history/history.router.js'
+import { galleryRouter } from '../features/gallery/gallery.router.js'
 import { sessionsRouter } from '../features/sessions/sessions.router.js'
+import { sharesRouter } from '../share/shares.router.js'
 import { storageRouter } from '../features/storage/storage.router.js'
 import { router } from './init.js'
 
@@ -7,6 +9,8 @@ export const appRouter = router({
   storage: storageRouter,
   sessions: sessionsRouter,
   history: historyRouter,
+  gallery: galleryRouter,
+  shares: sharesRouter,
 })
 
 export type AppRouter = typeof appRouter
