@@ -77,6 +77,7 @@ async function main() {
       }
     }
     const buildS = (performance.now() - t0) / 1000
+    const cpuS = processCpuSeconds(server.pid)
     const indexFile = fs.readdirSync(path.join(work, 'loupe', 'search')).find((f) => f.endsWith('.sqlite'))!
     const indexPath = path.join(work, 'loupe', 'search', indexFile)
     const sizeOf = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0)
@@ -85,7 +86,8 @@ async function main() {
     const docs = (index.prepare(`SELECT count(*) AS n FROM doc`).get() as { n: number }).n
 
     console.log(`\nIndex build: ${status.indexedParts} rows → ${docs} documents, ${mb(status.bytes)} MB of text`)
-    console.log(`  ${buildS.toFixed(1)} s from server start to ready (worker's own rate: ${status.mbPerSecond.toFixed(1)} MB/s; end to end: ${(status.bytes / 1e6 / buildS).toFixed(1)} MB/s)`)
+    console.log(`  ${buildS.toFixed(1)} s from server start to ready (worker's own rate: ${status.mbPerSecond.toFixed(1)} MB/s; end to end: ${(status.bytes / 1e6 / buildS).toFixed(1)} MB/s; ${Math.round(status.indexedParts / buildS)} rows/s)`)
+    if (cpuS !== null) console.log(`  the server used ${cpuS.toFixed(1)} CPU seconds until ready: ${(status.bytes / 1e6 / cpuS).toFixed(1)} MB of text per CPU second (what an idle core would do)`)
     console.log(`  sidecar ${mb(indexBytes)} MB (${(indexBytes / status.bytes).toFixed(2)}× the text, ${(indexBytes / dbBytes).toFixed(2)}× the database)`)
 
     const queries = pickQueries(index, docs)
@@ -155,12 +157,15 @@ function pickQueries(index: Database.Database, docs: number) {
   index.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab_rows USING fts5vocab(main, 'fts', 'row')`)
   const terms = index.prepare(`SELECT term, doc FROM temp.vocab_rows WHERE term NOT GLOB 'z[ktspd]*' AND length(term) >= 4 AND term GLOB '[a-z]*' ORDER BY doc DESC`).all() as Array<{ term: string; doc: number }>
   const near = (target: number) => terms.reduce((best, t) => (Math.abs(t.doc - target) < Math.abs(best.doc - target) ? t : best))
-  const rare = terms.find((t) => t.doc >= 3 && t.doc <= 10 && !/\d/.test(t.term)) ?? terms.at(-1)!
+  const words = terms.filter((t) => /^[a-z]+$/.test(t.term))
+  const rare = words.find((t) => t.doc >= 2 && t.doc <= 20) ?? words.at(-1) ?? terms.at(-1)!
   const mid = near(docs * 0.01)
   const common = terms[0]!
   const body = (index.prepare(`SELECT body FROM fts WHERE fts MATCH ? AND length(body) > 200 LIMIT 1`).get(`{body}: "${mid.term}"`) as { body: string } | undefined)?.body ?? ''
-  const words = tokenize(body).filter((w) => w.length >= 3)
-  const phrase = words.length > 3 ? `"${words[1]} ${words[2]} ${words[3]}"` : `"${mid.term} ${common.term}"`
+  // Three consecutive tokens of a real document: a phrase that exists.
+  const tokens = tokenize(body)
+  const at = tokens.findIndex((_, i) => tokens.slice(i, i + 3).length === 3 && tokens.slice(i, i + 3).every((w) => w.length >= 3))
+  const phrase = at >= 0 ? `"${tokens.slice(at, at + 3).join(' ')}"` : `"${mid.term} ${common.term}"`
   const code = (index.prepare(`SELECT term FROM vocab WHERE term GLOB '*[0-9]*' AND length(term) BETWEEN 6 AND 12 LIMIT 1`).get() as { term: string } | undefined)?.term ?? 'pr1137'
   const digits = /\d{3,}/.exec(code)?.[0] ?? code.slice(2)
   return [
@@ -179,6 +184,16 @@ function cliTimes(file: string, sql: string, runs: number): number[] {
   if (out.status !== 0) throw new Error(`sqlite3 failed: ${out.stderr}`)
   const times = [...out.stdout.matchAll(/Run Time: real ([\d.]+)/g)].map((m) => Number(m[1]) * 1000)
   return times.slice(2)
+}
+
+/** utime + stime of a process (Linux /proc), or null elsewhere. */
+function processCpuSeconds(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return null
+  }
 }
 
 const cliVersion = () => spawnSync(SQLITE, ['--version'], { encoding: 'utf8' }).stdout.split(' ')[0]
