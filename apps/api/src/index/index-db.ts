@@ -66,13 +66,18 @@ CREATE VIRTUAL TABLE IF NOT EXISTS vocab_tri USING fts5(term, content='vocab', c
  */
 export function openIndexDb(file: string, source: IndexSource): SqliteDb {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
-  let db = openSqlite(file, { busyTimeoutMs: 5000 })
   const stamp = JSON.stringify({ v: INDEX_SCHEMA_VERSION, path: source.path, dev: source.identity.dev, ino: source.identity.ino })
-  const current = tableExists(db, 'meta') ? db.getSql<{ value: string }>(`SELECT value FROM meta WHERE key = 'stamp'`)?.value : undefined
-  if (current !== undefined && current !== stamp) {
+  let db = openSqlite(file, { busyTimeoutMs: 5000 })
+  let current: string | undefined
+  try {
+    current = tableExists(db, 'meta') ? db.getSql<{ value: string }>(`SELECT value FROM meta WHERE key = 'stamp'`)?.value : undefined
+    if (current !== undefined && current !== stamp) throw new Error('stale sidecar')
+  } catch {
+    // Another database's index, an older schema, or a damaged file: it is only a cache, start over.
     db.close()
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true })
     db = openSqlite(file, { busyTimeoutMs: 5000 })
+    current = undefined
   }
   // Larger pages halve the per-page work of writing and merging FTS5 segments (pgsz below).
   if (current === undefined) db.raw.pragma('page_size = 16384')

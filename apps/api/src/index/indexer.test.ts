@@ -53,6 +53,17 @@ describe('createIndexer', () => {
     fs.rmSync(dir, { recursive: true, force: true })
   })
 
+  it('recreates a damaged sidecar instead of failing', async () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'index.sqlite')
+    fs.writeFileSync(file, 'this is not a database '.repeat(400))
+    const db = openIndexDb(file, { path: '/a/opencode.db', identity: { dev: 1, ino: 2 } })
+    expect(db.getSql<{ n: number }>(`SELECT count(*) AS n FROM doc`)!.n).toBe(0)
+    expect(db.raw.pragma('page_size', { simple: true })).toBe(16384)
+    db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
   it('recreates a sidecar that belongs to another database file', async () => {
     const dir = tempDir()
     const file = path.join(dir, 'index.sqlite')

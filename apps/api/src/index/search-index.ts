@@ -74,16 +74,26 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
 
   let worker: Worker | null = null
   let closing: Promise<void> | null = null
-  if (options.mode === 'worker') {
+  let restarts = 0
+  const spawn = () => {
     const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000 }
-    worker = new Worker(new URL('./indexer.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
-    worker.on('message', (m: WorkerMessage) => {
+    const w = new Worker(new URL('./indexer.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
+    w.on('message', (m: WorkerMessage) => {
       if (m.type === 'status') publish(m.status)
       else if (m.type === 'error') status = { ...status, message: m.message }
     })
-    worker.on('error', (error) => publish({ ...status, state: 'error', message: error.message }))
-    worker.unref()
-  } else local.start()
+    w.on('error', (error) => publish({ ...status, state: 'error', message: error.message }))
+    // A crashed indexer comes back (its build resumes from the sidecar's watermark); searches scan meanwhile.
+    w.on('exit', () => {
+      if (closing || worker !== w) return
+      worker = null
+      if (restarts++ < 3) setTimeout(() => !closing && (worker = spawn()), 2000 * restarts).unref()
+    })
+    w.unref()
+    return w
+  }
+  if (options.mode === 'worker') worker = spawn()
+  else local.start()
 
   return {
     db,
