@@ -1,0 +1,53 @@
+import { Router } from '@solidjs/router'
+import { render } from '@solidjs/testing-library'
+import { describe, expect, it } from 'vitest'
+import { HitList } from './hit-list'
+import { groupBySession, groupedOrder, hitHref } from './hit-model'
+import type { SearchHit } from './search.data'
+import { tidySegments } from './snippet'
+
+const hit = (over: Partial<SearchHit>): SearchHit => ({
+  sessionID: 'ses_a', storage: 'v1', sessionTitle: 'Alpha', messageID: 'msg_1', kind: 'text',
+  snippet: [{ text: 'the ', match: false }, { text: 'login', match: true }, { text: ' bug', match: false }], score: 1, time: 0, ...over,
+})
+
+const hits = [
+  hit({ partID: 'prt_1' }),
+  hit({ sessionID: 'ses_b', sessionTitle: 'Beta', storage: 'v2', messageID: 'msg_9', index: 2, kind: 'tool', tool: 'bash', snippet: [{ text: '<img src=x onerror=alert(1)> ', match: false }, { text: 'login', match: true }] }),
+  hit({ messageID: null, kind: 'title', snippet: [{ text: 'Alpha', match: true }] }),
+]
+
+describe('hit model', () => {
+  it('links a hit to its session, message and part (1.x id or 2.x index)', () => {
+    expect(hitHref(hits[0]!)).toBe('/sessions/ses_a?storage=v1&m=msg_1&part=prt_1')
+    expect(hitHref(hits[1]!)).toBe('/sessions/ses_b?storage=v2&m=msg_9&part=2')
+    expect(hitHref(hits[2]!)).toBe('/sessions/ses_a?storage=v1')
+  })
+
+  it('groups by session in order of the best hit, and keys follow that order', () => {
+    expect(groupBySession(hits).map((g) => [g.title, g.hits.map((h) => h.index)])).toEqual([['Alpha', [0, 2]], ['Beta', [1]]])
+    expect(groupedOrder(hits)).toEqual([0, 2, 1])
+  })
+
+  it('drops blank lines and outer whitespace from snippets', () => {
+    expect(tidySegments([{ text: '\n\n  a\n\n\n', match: false }, { text: 'b', match: true }, { text: ' c \n', match: false }]))
+      .toEqual([{ text: 'a\n', match: false }, { text: 'b', match: true }, { text: ' c', match: false }])
+  })
+})
+
+describe('HitList', () => {
+  it('marks matches and renders stored markup as text', () => {
+    const { container } = render(() => <Router root={() => <HitList hits={hits} view="flat" selected={1} now={0} onSelect={() => {}} />} />)
+    expect([...container.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['login', 'login', 'Alpha'])
+    expect(container.querySelector('img')).toBeNull()
+    expect(container.textContent).toContain('<img src=x onerror=alert(1)>')
+    expect(container.querySelector('.hit.selected')?.getAttribute('data-index')).toBe('1')
+    expect(container.querySelector('.hit.selected .hit-tool')?.textContent).toBe('bash')
+  })
+
+  it('shows a header per session in grouped view', () => {
+    const { container } = render(() => <Router root={() => <HitList hits={hits} view="sessions" selected={0} now={0} onSelect={() => {}} />} />)
+    expect([...container.querySelectorAll('.hit-group-title')].map((a) => a.textContent)).toEqual(['Alpha', 'Beta'])
+    expect(container.querySelectorAll('.hit-session').length).toBe(0)
+  })
+})
