@@ -21,10 +21,14 @@ export interface DocMeta {
 export interface RankedCandidates {
   /** Document ids, best first (bm25 with column weights; newer first on ties). */
   ids: number[]
-  /** bm25 per id (lower is better), in the same order. */
-  ranks: number[]
   /** More than `cap` documents matched: only the newest `cap` were ranked. */
   truncated: boolean
+}
+
+export interface PageDoc {
+  snippet: SnippetSegment[]
+  /** bm25 (lower is better). */
+  rank: number
 }
 
 const USER_COLUMNS = '{title body tool input output}'
@@ -42,9 +46,9 @@ export function rankCandidates(db: SqliteDb, match: string, range: { min: number
   if (probe > cap) {
     min = db.getSql<{ id: number }>(`SELECT rowid AS id FROM fts WHERE ${inRange} ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [...params, cap - 1])!.id
   }
-  const rows = db.allSql<{ id: number; r: number }>(
-    `SELECT rowid AS id, rank AS r FROM fts WHERE ${inRange} ORDER BY r, id DESC`, [match, min, range.max])
-  return { ids: rows.map((r) => r.id), ranks: rows.map((r) => r.r), truncated: probe > cap }
+  // Ids only (plucked): materializing thousands of row objects costs more than ranking them.
+  const ids = db.raw.prepare(`SELECT rowid FROM fts WHERE ${inRange} ORDER BY rank, rowid DESC`).pluck().all(match, min, range.max) as number[]
+  return { ids, truncated: probe > cap }
 }
 
 /** How many documents (up to `limit`) contain `term` as a whole token. */
@@ -71,11 +75,21 @@ export function docMeta(db: SqliteDb, ids: readonly number[]): Map<number, DocMe
   return out
 }
 
-/** The best passage of one document for the user's terms, as segments; null when it no longer matches. */
-export function snippetOf(db: SqliteDb, highlight: string, id: number, tokens = 24): SnippetSegment[] | null {
-  const row = db.getSql<{ s: string | null }>(
-    `SELECT snippet(fts, -1, char(57344), char(57345), '…', ?) AS s FROM fts WHERE fts MATCH ? AND rowid = CAST(? AS INTEGER)`, [tokens, highlight, id])
-  return row?.s == null ? null : splitMarkedSnippet(row.s)
+/**
+ * The best passage of each document for the user's terms, as segments, with its bm25; documents that no longer
+ * match are absent. One pass over the matches between the lowest and highest id: a rowid lookup
+ * per document costs about as much as ranking, so snippets are never fetched one by one. The
+ * unary `+` keeps SQLite from driving the query by the id list.
+ */
+export function snippetsOf(db: SqliteDb, highlight: string, ids: readonly number[], tokens = 24): Map<number, PageDoc> {
+  const out = new Map<number, PageDoc>()
+  if (ids.length === 0) return out
+  const rows = db.allSql<{ id: number; s: string | null; r: number }>(
+    `SELECT rowid AS id, snippet(fts, -1, char(57344), char(57345), '…', ?) AS s, rank AS r FROM fts
+      WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) AND +rowid IN (SELECT value FROM json_each(?))`,
+    [tokens, highlight, Math.min(...ids), Math.max(...ids), JSON.stringify(ids)])
+  for (const r of rows) if (r.s != null) out.set(r.id, { snippet: splitMarkedSnippet(r.s), rank: r.r })
+  return out
 }
 
 export const maxDocId = (db: SqliteDb) => db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM doc`)!.m ?? 0

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto'
 /** One ranked answer, kept so later pages slice it instead of re-ranking a changing index. */
 export interface SearchSnapshot {
   ids: number[]
-  ranks: number[]
   truncated: boolean
   match: string
   highlight: string
