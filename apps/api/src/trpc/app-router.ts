@@ -1,3 +1,5 @@
+import { eventsRouter } from '../features/events/events.router.js'
+import { pruningRouter } from '../features/pruning/pruning.router.js'
 import { sessionsRouter } from '../features/sessions/sessions.router.js'
 import { storageRouter } from '../features/storage/storage.router.js'
 import { router } from './init.js'
@@ -5,6 +7,8 @@ import { router } from './init.js'
 export const appRouter = router({
   storage: storageRouter,
   sessions: sessionsRouter,
+  pruning: pruningRouter,
+  events: eventsRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -1,0 +1,116 @@
+import type { SqliteDb } from '../../lib/sqlite.js'
+import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from '../../store/media-blob.js'
+import type { StorageLayout } from '../../store/probe.js'
+import { chunk } from '../../store/session-row.js'
+import { nextEventIds } from './event-ids.js'
+import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
+
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * The part an earlier `message.part.updated.1` event is redacted to (opencode-storage.md §10.3):
+ * same identity, no content, still valid for OpenCode's event schema. A replay creates this empty
+ * placeholder, and the appended `message.part.removed.1` deletes it again.
+ */
+export function minimalV1Part(part: Json): Json {
+  const ids = { id: part.id, sessionID: part.sessionID, messageID: part.messageID }
+  if (part.type === 'tool') {
+    return { ...ids, type: 'tool', callID: part.callID, tool: part.tool, state: { status: 'pending', input: {}, raw: '' } }
+  }
+  const time = isObject(part.time) ? part.time : {}
+  const start = typeof time.start === 'number' ? time.start : 0
+  return { ...ids, type: 'reasoning', text: '', time: { start } }
+}
+
+/**
+ * OpenCode 1.x (`message` + `part` + the event log): delete the part rows, redact their earlier
+ * events, and append one `message.part.removed.1` per part exactly as OpenCode's own `part.delete`
+ * does (next seq, `event_sequence` advanced first). Events are never deleted or renumbered.
+ */
+export function createPruneV1Store(layout: StorageLayout, media: MediaSupport): PruneStore {
+  const events = layout.eventLog
+  // An upgraded 2.x file adds `event.created` (ms), which OpenCode fills on every append.
+  const created = layout.columns.event?.includes('created') ?? false
+  return {
+    generation: 'v1',
+    media,
+    tables: ['session', 'message', 'part', ...(events ? ['event', 'event_sequence'] : [])],
+    sessionFence(db, sessionID) {
+      const row = db.getSql<{ workspace_id: string | null; time_compacting: number | null; revert: string | null }>(
+        `SELECT workspace_id, time_compacting, revert FROM session WHERE id = ?`, [sessionID])
+      if (!row) return undefined
+      const seq = events ? db.getSql<{ owner_id: string | null }>(`SELECT owner_id FROM event_sequence WHERE aggregate_id = ?`, [sessionID]) : undefined
+      return {
+        workspaceID: row.workspace_id,
+        ownerID: seq?.owner_id ?? null,
+        hasSequence: seq !== undefined,
+        timeSuspended: null,
+        timeCompacting: row.time_compacting,
+        revert: row.revert,
+      }
+    },
+    storedBytes(db, sessionID, messageID) {
+      const row = db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM message WHERE id = ? AND session_id = ?`, [messageID, sessionID])
+      if (!row) return undefined
+      const parts = db.getSql<{ bytes: number | null }>(`SELECT sum(octet_length(data)) AS bytes FROM part WHERE message_id = ? AND session_id = ?`, [messageID, sessionID])
+      return row.bytes + (parts?.bytes ?? 0)
+    },
+    namesMedia(db, sessionID, messageID) {
+      const hit = db.getSql(`SELECT 1 FROM part WHERE message_id = ? AND session_id = ? AND instr(data, '"media:') > 0 LIMIT 1`, [messageID, sessionID])
+      return hit !== undefined
+    },
+    apply(db, write) {
+      return applyV1(db, write, { events, media, created })
+    },
+  }
+}
+
+function applyV1(db: SqliteDb, { sessionID, messageID, plan, now }: PruneWrite, opts: { events: boolean; media: MediaSupport; created: boolean }): PruneEffects {
+  const parts = plan.removedParts.filter(isObject)
+  if (parts.length !== plan.removed.length) throw new PruneConflict('a removed part is not an object')
+  const ids = parts.map((p) => String(p.id))
+  const effects: PruneEffects = { eventsRedacted: 0, eventsAppended: 0, mediaRefsReleased: 0, blobsDeleted: 0 }
+
+  const digests = new Set<string>()
+  for (const group of chunk(ids)) {
+    const rows = db.allSql<{ data: string }>(`SELECT data FROM part WHERE id IN (${group.map(() => '?').join(',')})`, group)
+    for (const row of rows) if (mayHoldMediaRef(row.data)) collectMediaRefs(JSON.parse(row.data), digests)
+  }
+  if (digests.size > 0) {
+    if (opts.media !== 'recognized') throw new PruneUnsupported('media refs without recognized blob tables')
+    const released = releaseMediaRefs(db, { owners: ids, removed: digests, kept: new Set() })
+    effects.mediaRefsReleased = released.refs
+    effects.blobsDeleted = released.blobs
+  }
+
+  for (const id of ids) {
+    if (db.runSql(`DELETE FROM part WHERE id = ? AND message_id = ? AND session_id = ?`, [id, messageID, sessionID]) !== 1) {
+      throw new PruneConflict(`part ${id} is gone`)
+    }
+  }
+  if (!opts.events) return effects
+
+  const minimal = Object.fromEntries(parts.map((p) => [String(p.id), minimalV1Part(p)]))
+  effects.eventsRedacted = db.runSql(
+    `UPDATE event SET data = json_set(data, '$.part', json((SELECT value FROM json_each(@minimal) WHERE key = json_extract(event.data, '$.part.id'))))
+      WHERE aggregate_id = @sessionID AND type = 'message.part.updated.1'
+        AND json_extract(data, '$.part.id') IN (SELECT key FROM json_each(@minimal))`,
+    [{ minimal: JSON.stringify(minimal), sessionID }],
+  )
+
+  // A session without a sequence row has no log to extend (imported, or wiped by a migration).
+  const sequence = db.getSql<{ seq: number }>(`SELECT seq FROM event_sequence WHERE aggregate_id = ?`, [sessionID])
+  if (!sequence) return effects
+  const eventIds = nextEventIds(db, now, ids.length)
+  const last = sequence.seq + ids.length
+  db.runSql(`UPDATE event_sequence SET seq = ? WHERE aggregate_id = ?`, [last, sessionID])
+  ids.forEach((partID, i) => {
+    const data = JSON.stringify({ sessionID, messageID, partID })
+    const row = [eventIds[i], sessionID, sequence.seq + 1 + i, data]
+    if (opts.created) db.runSql(`INSERT INTO event (id, aggregate_id, seq, type, data, created) VALUES (?, ?, ?, 'message.part.removed.1', ?, ?)`, [...row, now])
+    else db.runSql(`INSERT INTO event (id, aggregate_id, seq, type, data) VALUES (?, ?, ?, 'message.part.removed.1', ?)`, row)
+  })
+  effects.eventsAppended = ids.length
+  return effects
+}
