@@ -1,4 +1,5 @@
 import type { Clock } from './lib/clock.js'
+import type { ReclaimRunner } from './features/pruning/reclaim.service.js'
 import type { EventBus } from './lib/event-bus.js'
 import type { SqliteDb } from './lib/sqlite.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
@@ -30,4 +31,6 @@ export interface AppDeps {
   loupeDb: SqliteDb
   clock: Clock
   events: EventBus
+  /** The one "Reclaim space" job a Loupe process runs at a time. */
+  reclaim: ReclaimRunner
 }

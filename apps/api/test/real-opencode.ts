@@ -1,0 +1,98 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * The real OpenCode binary (`opencode serve`, 1.18.33) on a database of the test's choosing, with
+ * the vendored scripted model (tools/opencode-real). Isolated HOME/XDG dirs under `work`, loopback
+ * ports, and only the processes started here are stopped, by pid.
+ */
+export interface RealOpencode {
+  url: string
+  get<T = unknown>(route: string, directory?: string): Promise<T>
+  post<T = unknown>(route: string, body: unknown, directory?: string): Promise<T>
+  /** Register a prompt and the model turns that answer it (see tools/opencode-real/mock-model.mjs). */
+  script(entry: ScriptEntry): void
+  /** Every model request OpenCode sent, with its full body. */
+  requests: Array<{ kind: string; body: { messages: Array<{ role: string; content?: unknown; tool_calls?: unknown[] }> } }>
+  stop(): Promise<void>
+}
+
+export interface ScriptEntry {
+  prompt: string
+  title?: string
+  turns: Array<{ reasoning?: string; text?: string; tools?: Array<{ name: string; input: Record<string, unknown> }> }>
+}
+
+interface Harness {
+  ensureOpencode(o: { cache: string; version: string }): string
+  isolatedEnv(work: string, configPath: string): Record<string, string>
+  writeConfig(file: string, mockUrl: string): void
+  startOpencode(o: { bin: string; env: Record<string, string>; cwd: string; logFile: string }): Promise<{ url: string; stop(): Promise<unknown> }>
+}
+interface Mock {
+  ScriptRegistry: new () => { add(e: ScriptEntry): void }
+  startMockModel(o: { registry: unknown; delayMs?: number; onRequest?: (rec: { kind: string }, body: unknown) => void }): Promise<{ url: string; close(): Promise<void> }>
+}
+interface Scenarios {
+  createProject(dir: string, seed?: number): void
+}
+
+const tools = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../tools/opencode-real')
+const load = <T>(file: string) => import(path.join(tools, file)) as Promise<T>
+
+/** A git project like the fixture's ("tally"), for OpenCode to work in. */
+export async function createProject(dir: string, seed = 0): Promise<void> {
+  ;(await load<Scenarios>('scenarios.mjs')).createProject(dir, seed)
+}
+
+export async function startRealOpencode(options: { db: string; work: string; cwd: string; experimental?: boolean; delayMs?: number }): Promise<RealOpencode> {
+  const harness = await load<Harness>('generate.mjs')
+  const mockModule = await load<Mock>('mock-model.mjs')
+  const cache = process.env.OPENCODE_REAL_CACHE || path.join(os.homedir(), '.cache', 'opencode-real')
+  const bin = harness.ensureOpencode({ cache, version: '1.18.33' })
+  const registry = new mockModule.ScriptRegistry()
+  const requests: RealOpencode['requests'] = []
+  const mock = await mockModule.startMockModel({
+    registry,
+    delayMs: options.delayMs ?? 0,
+    onRequest: (rec, body) => requests.push({ kind: rec.kind, body: body as RealOpencode['requests'][number]['body'] }),
+  })
+  fs.mkdirSync(options.work, { recursive: true })
+  const configPath = path.join(options.work, 'config', 'opencode', 'opencode.json')
+  harness.writeConfig(configPath, mock.url)
+  const env: Record<string, string> = { ...harness.isolatedEnv(options.work, configPath), OPENCODE_DB: path.resolve(options.db) }
+  if (options.experimental) env.OPENCODE_EXPERIMENTAL_EVENT_SYSTEM = '1'
+  let server: { url: string; stop(): Promise<unknown> }
+  try {
+    server = await harness.startOpencode({ bin, env, cwd: options.cwd, logFile: path.join(options.work, 'opencode.log') })
+  } catch (error) {
+    await mock.close()
+    throw error
+  }
+  const call = async <T>(method: string, route: string, body: unknown, directory?: string): Promise<T> => {
+    const url = new URL(server.url + route)
+    if (directory) url.searchParams.set('directory', directory)
+    const res = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(120_000),
+    })
+    const text = await res.text()
+    if (!res.ok) throw new Error(`${method} ${route} -> ${res.status}: ${text.slice(0, 500)}`)
+    return (text ? JSON.parse(text) : null) as T
+  }
+  return {
+    url: server.url,
+    get: (route, directory) => call('GET', route, undefined, directory),
+    post: (route, body, directory) => call('POST', route, body, directory),
+    script: (entry) => registry.add(entry),
+    requests,
+    async stop() {
+      await server.stop()
+      await mock.close()
+    },
+  }
+}
