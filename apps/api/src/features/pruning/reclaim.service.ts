@@ -33,7 +33,7 @@ export interface ReclaimRunner {
 
 export function createReclaimRunner(): ReclaimRunner {
   let current: ReclaimStatus = { state: 'idle' }
-  let waiters: Array<() => void> = []
+  const waiters: Array<() => void> = []
   return {
     status: (now) => (current.state === 'running' ? { ...current, now } : current),
     begin(job) {

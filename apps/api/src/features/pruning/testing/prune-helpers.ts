@@ -1,6 +1,6 @@
 import { computeRevision, type NativeMessage } from '@loupe/domain'
 import Database from 'better-sqlite3'
-import { createCaller, type TestDeps } from '../../../../test/harness.js'
+import { type createCaller, type TestDeps } from '../../../../test/harness.js'
 
 export type Caller = ReturnType<typeof createCaller>
 
