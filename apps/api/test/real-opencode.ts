@@ -12,11 +12,18 @@ export interface RealOpencode {
   url: string
   get<T = unknown>(route: string, directory?: string): Promise<T>
   post<T = unknown>(route: string, body: unknown, directory?: string): Promise<T>
+  /** Server-sent events from `route`, read until `enough` says so or `ms` pass: `{event, data}` each. */
+  sse(route: string, enough: (events: SseEvent[]) => boolean, ms?: number): Promise<SseEvent[]>
   /** Register a prompt and the model turns that answer it (see tools/opencode-real/mock-model.mjs). */
   script(entry: ScriptEntry): void
   /** Every model request OpenCode sent, with its full body. */
   requests: Array<{ kind: string; body: { messages: Array<{ role: string; content?: unknown; tool_calls?: unknown[] }> } }>
   stop(): Promise<void>
+}
+
+export interface SseEvent {
+  event: string
+  data: string
 }
 
 export interface ScriptEntry {
@@ -84,8 +91,37 @@ export async function startRealOpencode(options: { db: string; work: string; cwd
     if (!res.ok) throw new Error(`${method} ${route} -> ${res.status}: ${text.slice(0, 500)}`)
     return (text ? JSON.parse(text) : null) as T
   }
+  const sse = async (route: string, enough: (events: SseEvent[]) => boolean, ms = 10_000) => {
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(), ms)
+    const events: SseEvent[] = []
+    try {
+      const res = await fetch(server.url + route, { signal: controller.signal, headers: { accept: 'text/event-stream' } })
+      if (!res.ok || !res.body) throw new Error(`GET ${route} -> ${res.status}`)
+      const decoder = new TextDecoder()
+      let buffer = ''
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true })
+        let end: number
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          const field = (name: string) => block.split('\n').filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).trimStart()).join('\n')
+          events.push({ event: field('event') || 'message', data: field('data') })
+        }
+        if (enough(events)) break
+      }
+    } catch (error) {
+      if (!controller.signal.aborted) throw error
+    } finally {
+      clearTimeout(timer)
+      controller.abort()
+    }
+    return events
+  }
   return {
     url: server.url,
+    sse,
     get: (route, directory) => call('GET', route, undefined, directory),
     post: (route, body, directory) => call('POST', route, body, directory),
     script: (entry) => registry.add(entry),
