@@ -1,5 +1,5 @@
 import type { Clock } from './lib/clock.js'
-import type { ReclaimRunner } from './features/pruning/reclaim.service.js'
+import type { PruningRuntime } from './features/pruning/pruning-runtime.js'
 import type { EventBus } from './lib/event-bus.js'
 import type { SqliteDb } from './lib/sqlite.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
@@ -31,6 +31,6 @@ export interface AppDeps {
   loupeDb: SqliteDb
   clock: Clock
   events: EventBus
-  /** The one "Reclaim space" job a Loupe process runs at a time. */
-  reclaim: ReclaimRunner
+  /** Pruning's state between requests: the running reclaim, the event locator, the checked schema. */
+  pruning: PruningRuntime
 }

@@ -9,7 +9,7 @@ import { ConfigError, DEFAULT_PORT, loadConfig, type Config } from './config.js'
 import type { AppDeps } from './deps.js'
 import { generateDemoDb } from './demo/demo-db.js'
 import { isAppError } from './errors.js'
-import { createReclaimRunner } from './features/pruning/reclaim.service.js'
+import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { systemClock } from './lib/clock.js'
 import { createEventBus } from './lib/event-bus.js'
@@ -79,7 +79,7 @@ async function main() {
     loupeDb,
     clock: systemClock,
     events: createEventBus(),
-    reclaim: createReclaimRunner(),
+    pruning: createPruningRuntime(),
   }
   const app = await buildApp(deps, { logger: false })
   let address: string

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { ensureRealFixture } from '../../../tools/fixtures.mjs'
 import type { AppDeps } from '../src/deps.js'
-import { createReclaimRunner } from '../src/features/pruning/reclaim.service.js'
+import { createPruningRuntime } from '../src/features/pruning/pruning-runtime.js'
 import { fixedClock } from '../src/lib/clock.js'
 import { createEventBus } from '../src/lib/event-bus.js'
 import { openLoupeDb } from '../src/loupe-db/loupe-db.js'
@@ -71,7 +71,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     loupeDb,
     clock: fixedClock(TEST_NOW),
     events: createEventBus(),
-    reclaim: createReclaimRunner(),
+    pruning: createPruningRuntime(),
     cleanup() {
       opencode.db.close()
       loupeDb.close()

@@ -3,7 +3,7 @@ import { LIMITS } from './limits.js'
 import { messageCompletedAt, messageContent, messageRole, type NativeMessage } from './native.js'
 import { classifyPart } from './parts.js'
 import { err, ok, type Result } from './result.js'
-import { computeRevision, jsonBytes, sha256Hex, type Sha256Hex } from './revision.js'
+import { encodeCanonical, revisionOfItems, sha256Hex, type Sha256Hex } from './revision.js'
 
 /** The closed set of refusals of preview, prune and pruneBatch (SESSION_PRUNING.md). */
 export const PRUNE_BLOCK_REASONS = ['unavailable', 'maintenance_required', 'conflict', 'not_deletable', 'unsupported_storage'] as const
@@ -79,6 +79,14 @@ export function checkIndexes(indexes: readonly number[]): Result<number[], Prune
  * Anything unfinished, too large, or of a kind Loupe does not know blocks the whole message.
  */
 export function previewPrune(message: NativeMessage, options: PlanOptions = {}): Result<PrunePreview, PruneBlock> {
+  const analyzed = analyze(message, options)
+  if (!analyzed.ok) return analyzed
+  const { encoded: _encoded, ...preview } = analyzed.value
+  return ok(preview)
+}
+
+/** The preview plus each item's canonical bytes: one serialization serves bytes, revision and survivors. */
+function analyze(message: NativeMessage, options: PlanOptions): Result<PrunePreview & { encoded: Uint8Array[] }, PruneBlock> {
   if (message.omitted) return block('not_deletable', `This message is ${message.omitted.bytes} bytes, over the 16 MiB Loupe edits.`)
   if (messageRole(message) !== 'assistant') return block('not_deletable', 'Only assistant messages have technical parts to prune.')
   if (messageCompletedAt(message) === undefined) return block('not_deletable', 'This message is not finished yet.')
@@ -86,13 +94,17 @@ export function previewPrune(message: NativeMessage, options: PlanOptions = {}):
   const content = messageContent(message)
   if (content.length > LIMITS.pruneIndexesMax) return block('not_deletable', 'This message has more parts than Loupe edits.')
   const parts: PrunablePart[] = []
+  const encoded: Uint8Array[] = []
   let serialized = 2
   for (let index = 0; index < content.length; index++) {
     const part = content[index]
     const info = classifyPart(part, message.storage)
     if (!info.known) return block('not_deletable', `Part ${index} is of a kind Loupe does not know (${info.type || 'no type'}).`)
     if (info.kind === 'tool' && !info.prunable) return block('not_deletable', `Tool ${info.tool ?? ''} is still ${info.status ?? 'running'}.`)
-    const bytes = jsonBytes(part)
+    // Canonical JSON differs from the stored form only in key order: the same byte count.
+    const item = encodeCanonical(part)
+    encoded.push(item)
+    const bytes = item.length
     serialized += bytes + 1
     if (serialized > LIMITS.messageSerializedBytes) return block('not_deletable', 'This message is over the 16 MiB Loupe edits.')
     if (!info.prunable) continue
@@ -106,7 +118,7 @@ export function previewPrune(message: NativeMessage, options: PlanOptions = {}):
       ...(info.title !== undefined ? { title: info.title } : {}),
     })
   }
-  return ok({ revision: computeRevision(content, options.hash ?? sha256Hex), parts, contentLength: content.length })
+  return ok({ revision: revisionOfItems(encoded, options.hash ?? sha256Hex), parts, contentLength: content.length, encoded })
 }
 
 /**
@@ -119,9 +131,9 @@ export function planPrune(
   request: { revision: string; selection: PruneSelection },
   options: PlanOptions = {},
 ): Result<PrunePlan, PruneBlock> {
-  const preview = previewPrune(message, { ...options, estimateTokens: undefined })
+  const preview = analyze(message, { ...options, estimateTokens: undefined })
   if (!preview.ok) return preview
-  const { revision, parts } = preview.value
+  const { revision, parts, encoded } = preview.value
   if (revision !== request.revision) return block('conflict', 'The message changed since it was previewed; look again.')
   let removed: number[]
   if (request.selection.kind === 'allTechnical') {
@@ -149,7 +161,7 @@ export function planPrune(
       survivors.push(part)
     }
   })
-  return ok({ revision, nextRevision: computeRevision(survivors, options.hash ?? sha256Hex), removed, kept, removedParts, survivors })
+  return ok({ revision, nextRevision: revisionOfItems(kept.map((i) => encoded[i]!), options.hash ?? sha256Hex), removed, kept, removedParts, survivors })
 }
 
 /** Totals over previews, for "what this would save". */

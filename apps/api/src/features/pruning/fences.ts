@@ -1,4 +1,5 @@
-import type { PruneBlock } from '@loupe/domain'
+import { messageContent, type NativeMessage, type PruneBlock } from '@loupe/domain'
+import { collectMediaRefs } from '../../store/media-blob.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
 import type { PruneStore, SessionFenceRow } from './prune-store.js'
 
@@ -10,7 +11,7 @@ const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.l
  * the schema it probed? A replaced file is `unavailable`; a changed schema (an OpenCode upgrade
  * ran meanwhile, a trigger appeared, a database was attached) is `unsupported_storage`.
  */
-export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore): PruneBlock | undefined {
+export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore, schema: { checkedVersion: number | null }): PruneBlock | undefined {
   const { db, layout } = opencode
   if (!opencode.isSameFile()) {
     return { reason: 'unavailable', detail: 'The database file was replaced since Loupe opened it; restart Loupe.' }
@@ -19,6 +20,9 @@ export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore): P
     return { reason: 'unsupported_storage', detail: `Loupe does not write to this database: ${layout.problems.join('; ') || 'unknown schema'}.` }
   }
   if (opencode.readonly) return { reason: 'unavailable', detail: 'Loupe cannot write to this file (permissions).' }
+  // Any schema change by any connection bumps schema_version: the full comparison runs only then.
+  const version = Number(db.raw.pragma('schema_version', { simple: true }))
+  if (version === schema.checkedVersion) return undefined
   const master = db.allSql<{ type: string; name: string }>(`SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger')`)
   const tables = master.filter((m) => m.type === 'table' && !LOUPE_TABLE.test(m.name)).map((m) => m.name)
   const changed =
@@ -27,6 +31,7 @@ export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore): P
     !sameSet(tables, layout.tables.filter((t) => !LOUPE_TABLE.test(t))) ||
     store.tables.some((t) => !sameSet(db.allSql<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [t]).map((c) => c.name), layout.columns[t] ?? []))
   if (changed) return { reason: 'unsupported_storage', detail: 'The database schema changed since Loupe opened it; restart Loupe.' }
+  schema.checkedVersion = version
   return undefined
 }
 
@@ -43,4 +48,13 @@ export function fenceSession(row: SessionFenceRow | undefined): PruneBlock | und
   if (row.ownerID !== null) return { reason: 'unsupported_storage', detail: 'This session is replicated from another workspace; prune it where it lives.' }
   if (row.workspaceID !== null) return { reason: 'unsupported_storage', detail: 'This session belongs to a synced workspace; Loupe does not edit those.' }
   return undefined
+}
+
+/**
+ * Media refs in a message on storage whose blob tables Loupe does not recognize (or lacks): the
+ * read form could not inline them, so they are still `media:` strings there. Fail closed.
+ */
+export function checkMedia(store: PruneStore, native: NativeMessage): PruneBlock | undefined {
+  if (store.media === 'recognized' || collectMediaRefs(messageContent(native)).size === 0) return undefined
+  return { reason: 'unsupported_storage', detail: 'This message keeps media in blob tables Loupe does not recognize.' }
 }

@@ -85,7 +85,7 @@ export async function sessionPlan(deps: AppDeps, input: SessionPlanInput): Promi
   const opencode = await sessionServerState(deps.config, ctx.session)
   const { db } = deps.opencode
   return db.read(() => {
-    const block = checkWriteTarget(deps.opencode, ctx.pruneStore) ?? fenceSession(ctx.pruneStore.sessionFence(db, ctx.session.id)) ?? null
+    const block = checkWriteTarget(deps.opencode, ctx.pruneStore, deps.pruning.schema) ?? fenceSession(ctx.pruneStore.sessionFence(db, ctx.session.id)) ?? null
     const plan: SessionPlan = {
       sessionID: ctx.session.id,
       storage: ctx.session.storage,

@@ -19,7 +19,7 @@ export interface PruneContext {
 export function pruneContext(deps: AppDeps, sessionID: string, storage?: StorageGeneration): PruneContext | Blocked {
   try {
     const { store, session } = resolveSession(deps.opencode, sessionID, storage)
-    return { store, session, pruneStore: createPruneStore(session.storage, deps.opencode.layout) }
+    return { store, session, pruneStore: createPruneStore(session.storage, deps.opencode.layout, deps.pruning.locator) }
   } catch (error) {
     if (error instanceof AppError && error.code === 'unsupported_storage') return blocked({ reason: 'unsupported_storage', detail: error.message })
     throw error

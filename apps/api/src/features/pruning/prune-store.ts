@@ -4,6 +4,7 @@ import { mediaSupport, type MediaSupport } from '../../store/media-blob.js'
 import type { StorageLayout } from '../../store/probe.js'
 import { createPruneV1Store } from './prune-v1.store.js'
 import { createPruneV2Store } from './prune-v2.store.js'
+import type { EventLocator } from './event-locator.js'
 
 /** Run state of a session as stored: what the refusal fences read inside the write transaction. */
 export interface SessionFenceRow {
@@ -49,14 +50,12 @@ export interface PruneStore {
   sessionFence(db: SqliteDb, sessionID: string): SessionFenceRow | undefined
   /** Stored bytes of the message (row plus parts), or undefined when it is not in this session. */
   storedBytes(db: SqliteDb, sessionID: string, messageID: string): number | undefined
-  /** True when any stored row of the message names a `media:` ref. */
-  namesMedia(db: SqliteDb, sessionID: string, messageID: string): boolean
   apply(db: SqliteDb, write: PruneWrite): PruneEffects
 }
 
-export function createPruneStore(generation: StorageGeneration, layout: StorageLayout): PruneStore {
+export function createPruneStore(generation: StorageGeneration, layout: StorageLayout, locator: EventLocator): PruneStore {
   const media = mediaSupport(layout)
   const g = layout.generations.find((x) => x.generation === generation)
   if (!g) throw new Error(`no ${generation} storage in this file`)
-  return generation === 'v1' ? createPruneV1Store(layout, media) : createPruneV2Store(g, layout, media)
+  return generation === 'v1' ? createPruneV1Store(layout, media, locator) : createPruneV2Store(g, layout, media)
 }

@@ -9,10 +9,11 @@ import {
 } from '@loupe/domain'
 import Database from 'better-sqlite3'
 import type { AppDeps } from '../../deps.js'
-import { checkWriteTarget, fenceSession } from './fences.js'
+import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { nodeSha256 } from './hash.js'
 import type { PruneContext } from './prune-context.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects } from './prune-store.js'
+import { deferCheckpoints } from './pruning-runtime.js'
 import { createReceiptStore } from './receipts.store.js'
 
 export interface PruneRequest {
@@ -43,9 +44,10 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
       ? { storage: session.storage, sessionID: session.id, messageID: request.messageID, revision: request.revision, allTechnical: true }
       : { storage: session.storage, sessionID: session.id, messageID: request.messageID, revision: request.revision, indexes: request.selection.indexes }
   const key = pruneReceiptKey(keyRequest, nodeSha256)
+  deferCheckpoints(deps)
   try {
     const outcome = db.write((): TransactionOutcome => {
-      const target = checkWriteTarget(deps.opencode, pruneStore)
+      const target = checkWriteTarget(deps.opencode, pruneStore, deps.pruning.schema)
       if (target) return { ok: false, block: target }
       const fence = fenceSession(pruneStore.sessionFence(db, session.id))
       if (fence) return { ok: false, block: fence }
@@ -56,11 +58,10 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
       const bytes = pruneStore.storedBytes(db, session.id, request.messageID)
       if (bytes === undefined) return fail('not_deletable', 'This message is not in the session any more.')
       if (bytes > LIMITS.messageStoredBytes) return fail('not_deletable', `This message is ${bytes} bytes, over the 16 MiB Loupe edits.`)
-      if (pruneStore.media !== 'recognized' && pruneStore.namesMedia(db, session.id, request.messageID)) {
-        return fail('unsupported_storage', 'This message keeps media in blob tables Loupe does not recognize.')
-      }
       const [native] = store.loadMessages(db, session.id, [request.messageID])
       if (!native) return fail('not_deletable', 'This message is not in the session any more.')
+      const media = checkMedia(pruneStore, native)
+      if (media) return { ok: false, block: media }
       const plan = planPrune(native, { revision: request.revision, selection: request.selection }, { hash: nodeSha256 })
       if (!plan.ok) return { ok: false, block: plan.error }
 

@@ -3,6 +3,7 @@ import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport 
 import type { StorageLayout } from '../../store/probe.js'
 import { chunk } from '../../store/session-row.js'
 import { nextEventIds } from './event-ids.js'
+import type { EventLocator } from './event-locator.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
 
 type Json = Record<string, unknown>
@@ -28,7 +29,7 @@ export function minimalV1Part(part: Json): Json {
  * events, and append one `message.part.removed.1` per part exactly as OpenCode's own `part.delete`
  * does (next seq, `event_sequence` advanced first). Events are never deleted or renumbered.
  */
-export function createPruneV1Store(layout: StorageLayout, media: MediaSupport): PruneStore {
+export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, locator: EventLocator): PruneStore {
   const events = layout.eventLog
   // An upgraded 2.x file adds `event.created` (ms), which OpenCode fills on every append.
   const created = layout.columns.event?.includes('created') ?? false
@@ -53,27 +54,26 @@ export function createPruneV1Store(layout: StorageLayout, media: MediaSupport): 
     storedBytes(db, sessionID, messageID) {
       const row = db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM message WHERE id = ? AND session_id = ?`, [messageID, sessionID])
       if (!row) return undefined
-      const parts = db.getSql<{ bytes: number | null }>(`SELECT sum(octet_length(data)) AS bytes FROM part WHERE message_id = ? AND session_id = ?`, [messageID, sessionID])
+      // `+session_id`: look parts up by message (part_message_id_id_idx), never by scanning the session.
+      const parts = db.getSql<{ bytes: number | null }>(`SELECT sum(octet_length(data)) AS bytes FROM part WHERE message_id = ? AND +session_id = ?`, [messageID, sessionID])
       return row.bytes + (parts?.bytes ?? 0)
     },
-    namesMedia(db, sessionID, messageID) {
-      const hit = db.getSql(`SELECT 1 FROM part WHERE message_id = ? AND session_id = ? AND instr(data, '"media:') > 0 LIMIT 1`, [messageID, sessionID])
-      return hit !== undefined
-    },
     apply(db, write) {
-      return applyV1(db, write, { events, media, created })
+      return applyV1(db, write, { events, media, created, locator })
     },
   }
 }
 
-function applyV1(db: SqliteDb, { sessionID, messageID, plan, now }: PruneWrite, opts: { events: boolean; media: MediaSupport; created: boolean }): PruneEffects {
+function applyV1(db: SqliteDb, { sessionID, messageID, plan, now }: PruneWrite, opts: { events: boolean; media: MediaSupport; created: boolean; locator: EventLocator }): PruneEffects {
   const parts = plan.removedParts.filter(isObject)
   if (parts.length !== plan.removed.length) throw new PruneConflict('a removed part is not an object')
   const ids = parts.map((p) => String(p.id))
   const effects: PruneEffects = { eventsRedacted: 0, eventsAppended: 0, mediaRefsReleased: 0, blobsDeleted: 0 }
 
+  // Refs exist only where the blob tables are recognized (elsewhere the read form kept them, and
+  // the transaction refused): only then is the stored form of the removed parts read again.
   const digests = new Set<string>()
-  for (const group of chunk(ids)) {
+  for (const group of opts.media === 'recognized' ? chunk(ids) : []) {
     const rows = db.allSql<{ data: string }>(`SELECT data FROM part WHERE id IN (${group.map(() => '?').join(',')})`, group)
     for (const row of rows) if (mayHoldMediaRef(row.data)) collectMediaRefs(JSON.parse(row.data), digests)
   }
@@ -85,19 +85,24 @@ function applyV1(db: SqliteDb, { sessionID, messageID, plan, now }: PruneWrite, 
   }
 
   for (const id of ids) {
-    if (db.runSql(`DELETE FROM part WHERE id = ? AND message_id = ? AND session_id = ?`, [id, messageID, sessionID]) !== 1) {
+    if (db.runSql(`DELETE FROM part WHERE id = ? AND +message_id = ? AND +session_id = ?`, [id, messageID, sessionID]) !== 1) {
       throw new PruneConflict(`part ${id} is gone`)
     }
   }
   if (!opts.events) return effects
 
-  const minimal = Object.fromEntries(parts.map((p) => [String(p.id), minimalV1Part(p)]))
-  effects.eventsRedacted = db.runSql(
-    `UPDATE event SET data = json_set(data, '$.part', json((SELECT value FROM json_each(@minimal) WHERE key = json_extract(event.data, '$.part.id'))))
-      WHERE aggregate_id = @sessionID AND type = 'message.part.updated.1'
-        AND json_extract(data, '$.part.id') IN (SELECT key FROM json_each(@minimal))`,
-    [{ minimal: JSON.stringify(minimal), sessionID }],
-  )
+  // Only the events the locator names are read; each is checked to carry the part before it changes.
+  const located = opts.locator.eventsOf(db, sessionID, ids)
+  for (const part of parts) {
+    const minimal = JSON.stringify(minimalV1Part(part))
+    for (const eventID of located.get(String(part.id)) ?? []) {
+      effects.eventsRedacted += db.runSql(
+        `UPDATE event SET data = json_set(data, '$.part', json(?))
+          WHERE id = ? AND aggregate_id = ? AND type = 'message.part.updated.1' AND json_extract(data, '$.part.id') = ?`,
+        [minimal, eventID, sessionID, part.id],
+      )
+    }
+  }
 
   // A session without a sequence row has no log to extend (imported, or wiped by a migration).
   const sequence = db.getSql<{ seq: number }>(`SELECT seq FROM event_sequence WHERE aggregate_id = ?`, [sessionID])

@@ -53,9 +53,6 @@ export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, m
     storedBytes(db, sessionID, messageID) {
       return db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM session_message WHERE id = ? AND session_id = ?`, [messageID, sessionID])?.bytes
     },
-    namesMedia(db, sessionID, messageID) {
-      return db.getSql(`SELECT 1 FROM session_message WHERE id = ? AND session_id = ? AND instr(data, '"media:') > 0`, [messageID, sessionID]) !== undefined
-    },
     apply(db, write) {
       const effects = rewriteContent(db, write, media)
       if (events) effects.eventsRedacted = redactEvents(db, write)

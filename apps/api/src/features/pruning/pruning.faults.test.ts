@@ -112,8 +112,10 @@ describe('pruning under faults', () => {
     for (let round = 0; round < 3; round++) {
       const r = await runner(shared)
       r.send({ op: 'batch', sessionID: SESSION, candidates })
-      await r.next() // the first slice committed, so the kill lands in the middle of the work
-      await new Promise((resolve) => setTimeout(resolve, 20 + Math.floor(Math.random() * 400)))
+      // Let a few slices commit (each round starts over: done messages answer with their receipts),
+      // then kill at a random moment, usually inside a message's transaction.
+      for (let slice = 0; slice < 2 + round * 3; slice++) await r.next()
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 25)))
       await r.kill('SIGKILL')
       counts.push(check())
     }

@@ -114,7 +114,7 @@ describe('a prune as the real OpenCode 1.18.33 sees it', () => {
 
     // Reclaim space: afterwards neither the file nor its WAL holds a byte of the pruned content.
     expect(await caller.pruning.reclaim({ confirm: 'reclaim' })).toEqual({ status: 'started' })
-    await deps.reclaim.settled()
+    await deps.pruning.reclaim.settled()
     const status = await caller.pruning.reclaimStatus()
     expect(status.status).toMatchObject({ state: 'done', walEmptied: true, after: { wal: 0 } })
     expect(countInFiles(file, marker)).toEqual({ db: 0, wal: 0 })

@@ -131,7 +131,7 @@ describe('a prune of 2.x session_message rows as the real OpenCode (experimental
     }
 
     expect(await caller.pruning.reclaim({ confirm: 'reclaim' })).toEqual({ status: 'started' })
-    await deps.reclaim.settled()
+    await deps.pruning.reclaim.settled()
     expect(countInFiles(file, marker)).toEqual({ db: 0, wal: 0 })
     expect(countInFiles(file, reasoningMarker)).toEqual({ db: 0, wal: 0 })
   }, 240_000)

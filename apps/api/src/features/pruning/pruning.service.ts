@@ -2,11 +2,12 @@ import { LIMITS, previewPrune, type PrunablePart, type PruneBlock, type PruneRec
 import { estimatePartTokens } from '@loupe/domain/tokens'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { AppDeps } from '../../deps.js'
-import { checkWriteTarget, fenceSession } from './fences.js'
+import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { nodeSha256 } from './hash.js'
 import { sessionServerState, type ServerState } from './opencode-status.js'
 import { blocked, pruneContext, type Blocked, type PruneContext } from './prune-context.js'
 import { runPruneTransaction, type PruneRequest } from './prune-transaction.js'
+import { foldWal } from './pruning-runtime.js'
 import type { PreviewInput, PruneBatchInput, PruneInput } from './pruning.schema.js'
 
 export { planMessages, sessionPlan, type MessagePlan, type SessionPlan } from './plan.service.js'
@@ -30,18 +31,17 @@ export async function previewMessage(deps: AppDeps, input: PreviewInput): Promis
   const opencode = await sessionServerState(deps.config, ctx.session)
   const { db } = deps.opencode
   return db.read((): PreviewResult => {
-    const target = checkWriteTarget(deps.opencode, ctx.pruneStore)
+    const target = checkWriteTarget(deps.opencode, ctx.pruneStore, deps.pruning.schema)
     if (target) return blocked(target)
     const fence = opencode === 'busy' ? SERVER_BUSY : fenceSession(ctx.pruneStore.sessionFence(db, ctx.session.id))
     if (fence) return blocked(fence)
     const bytes = ctx.pruneStore.storedBytes(db, ctx.session.id, input.messageID)
     if (bytes === undefined) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
     if (bytes > LIMITS.messageStoredBytes) return blocked({ reason: 'not_deletable', detail: `This message is ${bytes} bytes, over the 16 MiB Loupe edits.` })
-    if (ctx.pruneStore.media !== 'recognized' && ctx.pruneStore.namesMedia(db, ctx.session.id, input.messageID)) {
-      return blocked({ reason: 'unsupported_storage', detail: 'This message keeps media in blob tables Loupe does not recognize.' })
-    }
     const [native] = ctx.store.loadMessages(db, ctx.session.id, [input.messageID])
     if (!native) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
+    const media = checkMedia(ctx.pruneStore, native)
+    if (media) return blocked(media)
     const preview = previewPrune(native, { hash: nodeSha256, estimateTokens: estimatePartTokens })
     if (!preview.ok) return blocked(preview.error)
     return { status: 'preview', revision: preview.value.revision, liveMutation: true, opencode, parts: preview.value.parts }
@@ -66,7 +66,9 @@ export async function pruneMessage(deps: AppDeps, input: PruneInput): Promise<Pr
   if ('status' in ctx) return ctx
   if (!(await serverAllows(deps, ctx))) return blocked(SERVER_BUSY)
   const request: PruneRequest = { messageID: input.messageID, revision: input.revision, selection: { kind: 'indexes', indexes: input.indexes } }
-  return settle(deps, ctx, runPruneTransaction(deps, ctx, request))
+  const result = settle(deps, ctx, runPruneTransaction(deps, ctx, request))
+  setImmediate(() => foldWal(deps))
+  return result
 }
 
 /**
@@ -88,5 +90,6 @@ export async function pruneBatch(deps: AppDeps, input: PruneBatchInput): Promise
     // Between transactions (never inside one), let other requests run.
     await yieldToLoop()
   }
+  foldWal(deps)
   return { results }
 }

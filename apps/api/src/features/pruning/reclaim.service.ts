@@ -107,7 +107,7 @@ export function reclaimCheck(deps: AppDeps) {
     freeBytes: free * pageSize,
     expectedBytes: (pages - free) * pageSize,
     holders,
-    status: deps.reclaim.status(deps.opencode.fileSizes()),
+    status: deps.pruning.reclaim.status(deps.opencode.fileSizes()),
   }
 }
 
@@ -130,17 +130,17 @@ export async function startReclaim(deps: AppDeps): Promise<ReclaimStart> {
   }
   const before = check.files
   const startedAt = deps.clock.now()
-  if (!deps.reclaim.begin({ state: 'running', phase: 'starting', startedAt, before, now: before, expectedBytes: check.expectedBytes })) {
+  if (!deps.pruning.reclaim.begin({ state: 'running', phase: 'starting', startedAt, before, now: before, expectedBytes: check.expectedBytes })) {
     return { status: 'blocked', reason: 'maintenance_required', detail: 'A reclaim is already running.' }
   }
   const worker = new Worker(new URL('./reclaim.worker.mjs', import.meta.url), { workerData: { path: deps.opencode.path, busyTimeoutMs: 5000 } })
   const finish = (ok: boolean, message: string, walEmptied = false) => {
     const after = deps.opencode.fileSizes()
     const finishedAt = deps.clock.now()
-    deps.reclaim.finish(ok ? { state: 'done', startedAt, finishedAt, before, after, walEmptied, message } : { state: 'failed', startedAt, finishedAt, before, after, message })
+    deps.pruning.reclaim.finish(ok ? { state: 'done', startedAt, finishedAt, before, after, walEmptied, message } : { state: 'failed', startedAt, finishedAt, before, after, message })
   }
   worker.on('message', (m: { type: string; phase?: ReclaimPhase; code?: string; message?: string; checkpoint?: { busy: number } }) => {
-    if (m.type === 'phase' && m.phase) deps.reclaim.update({ phase: m.phase })
+    if (m.type === 'phase' && m.phase) deps.pruning.reclaim.update({ phase: m.phase })
     if (m.type === 'done') {
       const emptied = m.checkpoint?.busy === 0
       finish(true, emptied ? 'Space reclaimed; the write-ahead log is empty.' : `Rebuilt, but the write-ahead log is still in use. ${STOP_OPENCODE}`, emptied)
@@ -152,7 +152,7 @@ export async function startReclaim(deps: AppDeps): Promise<ReclaimStart> {
   })
   worker.on('error', (error) => finish(false, `Reclaim failed: ${error.message}`))
   worker.on('exit', () => {
-    if (deps.reclaim.status(before).state === 'running') finish(false, 'Reclaim stopped unexpectedly; nothing was lost, the database is as it was.')
+    if (deps.pruning.reclaim.status(before).state === 'running') finish(false, 'Reclaim stopped unexpectedly; nothing was lost, the database is as it was.')
   })
   return { status: 'started' }
 }

@@ -8,7 +8,7 @@ import { createEventBus } from '../../../lib/event-bus.js'
 import { openLoupeDb } from '../../../loupe-db/loupe-db.js'
 import { openOpenCode } from '../../../store/open-opencode.js'
 import type { AppDeps } from '../../../deps.js'
-import { createReclaimRunner } from '../reclaim.service.js'
+import { createPruningRuntime } from '../pruning-runtime.js'
 import { pruneBatch, pruneMessage } from '../pruning.service.js'
 
 const [dbPath, loupeDir] = process.argv.slice(2)
@@ -23,7 +23,7 @@ const deps: AppDeps = {
   loupeDb: await openLoupeDb(loupeDir),
   clock: fixedClock(Date.UTC(2026, 10, 29, 12)),
   events: createEventBus(),
-  reclaim: createReclaimRunner(),
+  pruning: createPruningRuntime(),
 }
 const say = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n')
 say({ ready: true, pid: process.pid })
