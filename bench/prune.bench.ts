@@ -7,10 +7,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../apps/api/test/harness.js'
 import { ascendingId, cloneSession } from '../apps/api/src/features/pruning/testing/big-session.js'
+import { fixtureIds } from '../apps/api/src/features/pruning/testing/fixture-ids.js'
 import { buildV2Fixture } from '../apps/api/src/features/pruning/testing/v2-fixture.js'
 
-const TOUR = 'ses_dd718d974ffeJGwbew0OPIL3vI'
-const V2_TOUR = 'ses_dd718ab26ffeuDN3kVtRdp84iS'
+let TOUR = ''
+let V2_TOUR = ''
+let V2_MESSAGE = ''
 const SAMPLES = 30
 const MiB = 1024 * 1024
 
@@ -78,7 +80,12 @@ async function timePrunes(deps: TestDeps, targets: Array<{ sessionID: string; st
 }
 
 async function main() {
-  const real = (await realFixture()).db
+  const fixture = await realFixture()
+  const real = fixture.db
+  const ids = fixtureIds(fixture.dir)
+  TOUR = ids.tour
+  V2_TOUR = ids.v2.tour
+  V2_MESSAGE = ids.v2.tourMessage
   const work = tempDir('loupe-bench-')
   try {
     // 1. One prune of a 1 MiB message with its events (1.x: part rows + redacted log + appended removals).
@@ -100,7 +107,7 @@ async function main() {
     for (let i = 0; i < 10; i++) {
       const { file } = buildV2Fixture(real, path.join(work, `v2-${i}`, 'opencode.db'))
       const db = new Database(file)
-      db.prepare(`UPDATE session_message SET data = json_set(data, '$.content[2].state.content[0].text', ?) WHERE id = 'msg_228e75f4a001XlgvZqNawkpg86'`).run('y'.repeat(MiB))
+      db.prepare(`UPDATE session_message SET data = json_set(data, '$.content[2].state.content[0].text', ?) WHERE id = ?`).run('y'.repeat(MiB), V2_MESSAGE)
       db.close()
       const deps = await createTestDeps(file)
       v2Samples.push(deps)

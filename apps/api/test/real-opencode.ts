@@ -1,134 +1,61 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import Database from 'better-sqlite3'
+import { apiClient, ensureOpencode, isolatedEnv, startOpencode, writeConfig, type ApiClient } from '../../../tools/opencode-real/generate.mjs'
 
-/**
- * The real OpenCode binary (`opencode serve`, 1.18.33) on a database of the test's choosing, with
- * the vendored scripted model (tools/opencode-real). Isolated HOME/XDG dirs under `work`, loopback
- * ports, and only the processes started here are stopped, by pid.
- */
-export interface RealOpencode {
+export const OPENCODE_VERSION = '1.18.33'
+
+export interface RealOpenCode {
   url: string
-  get<T = unknown>(route: string, directory?: string): Promise<T>
-  post<T = unknown>(route: string, body: unknown, directory?: string): Promise<T>
-  /** Server-sent events from `route`, read until `enough` says so or `ms` pass: `{event, data}` each. */
-  sse(route: string, enough: (events: SseEvent[]) => boolean, ms?: number): Promise<SseEvent[]>
-  /** Register a prompt and the model turns that answer it (see tools/opencode-real/mock-model.mjs). */
-  script(entry: ScriptEntry): void
-  /** Every model request OpenCode sent, with its full body. */
-  requests: Array<{ kind: string; body: { messages: Array<{ role: string; content?: unknown; tool_calls?: unknown[] }> } }>
+  api: ApiClient
+  /** HOME, XDG dirs and the log of this server. */
+  work: string
   stop(): Promise<void>
 }
 
-export interface SseEvent {
-  event: string
-  data: string
-}
-
-export interface ScriptEntry {
-  prompt: string
-  title?: string
-  turns: Array<{ reasoning?: string; text?: string; tools?: Array<{ name: string; input: Record<string, unknown> }> }>
-}
-
-interface Harness {
-  ensureOpencode(o: { cache: string; version: string }): string
-  isolatedEnv(work: string, configPath: string): Record<string, string>
-  writeConfig(file: string, mockUrl: string): void
-  startOpencode(o: { bin: string; env: Record<string, string>; cwd: string; logFile: string }): Promise<{ url: string; stop(): Promise<unknown> }>
-}
-interface Mock {
-  ScriptRegistry: new () => { add(e: ScriptEntry): void }
-  startMockModel(o: { registry: unknown; delayMs?: number; onRequest?: (rec: { kind: string }, body: unknown) => void }): Promise<{ url: string; close(): Promise<void> }>
-}
-interface Scenarios {
-  createProject(dir: string, seed?: number): void
-}
-
-const tools = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../tools/opencode-real')
-const load = <T>(file: string) => import(path.join(tools, file)) as Promise<T>
-
-/** A git project like the fixture's ("tally"), for OpenCode to work in. */
-export async function createProject(dir: string, seed = 0): Promise<void> {
-  ;(await load<Scenarios>('scenarios.mjs')).createProject(dir, seed)
-}
-
-export async function startRealOpencode(options: { db: string; work: string; cwd: string; experimental?: boolean; delayMs?: number }): Promise<RealOpencode> {
-  const harness = await load<Harness>('generate.mjs')
-  const mockModule = await load<Mock>('mock-model.mjs')
-  const cache = process.env.OPENCODE_REAL_CACHE || path.join(os.homedir(), '.cache', 'opencode-real')
-  const bin = harness.ensureOpencode({ cache, version: '1.18.33' })
-  const registry = new mockModule.ScriptRegistry()
-  const requests: RealOpencode['requests'] = []
-  const mock = await mockModule.startMockModel({
-    registry,
-    delayMs: options.delayMs ?? 0,
-    onRequest: (rec, body) => requests.push({ kind: rec.kind, body: body as RealOpencode['requests'][number]['body'] }),
-  })
-  fs.mkdirSync(options.work, { recursive: true })
-  const configPath = path.join(options.work, 'config', 'opencode', 'opencode.json')
-  harness.writeConfig(configPath, mock.url)
-  const env: Record<string, string> = { ...harness.isolatedEnv(options.work, configPath), OPENCODE_DB: path.resolve(options.db) }
-  if (options.experimental) env.OPENCODE_EXPERIMENTAL_EVENT_SYSTEM = '1'
-  let server: { url: string; stop(): Promise<unknown> }
-  try {
-    server = await harness.startOpencode({ bin, env, cwd: options.cwd, logFile: path.join(options.work, 'opencode.log') })
-  } catch (error) {
-    await mock.close()
-    throw error
-  }
-  const call = async <T>(method: string, route: string, body: unknown, directory?: string): Promise<T> => {
-    const url = new URL(server.url + route)
-    if (directory) url.searchParams.set('directory', directory)
-    const res = await fetch(url, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(120_000),
-    })
-    const text = await res.text()
-    if (!res.ok) throw new Error(`${method} ${route} -> ${res.status}: ${text.slice(0, 500)}`)
-    return (text ? JSON.parse(text) : null) as T
-  }
-  const sse = async (route: string, enough: (events: SseEvent[]) => boolean, ms = 10_000) => {
-    const controller = new AbortController()
-    const timer = setTimeout(() => controller.abort(), ms)
-    const events: SseEvent[] = []
-    try {
-      const res = await fetch(server.url + route, { signal: controller.signal, headers: { accept: 'text/event-stream' } })
-      if (!res.ok || !res.body) throw new Error(`GET ${route} -> ${res.status}`)
-      const decoder = new TextDecoder()
-      let buffer = ''
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true })
-        let end: number
-        while ((end = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, end)
-          buffer = buffer.slice(end + 2)
-          const field = (name: string) => block.split('\n').filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).trimStart()).join('\n')
-          events.push({ event: field('event') || 'message', data: field('data') })
-        }
-        if (enough(events)) break
-      }
-    } catch (error) {
-      if (!controller.signal.aborted) throw error
-    } finally {
-      clearTimeout(timer)
-      controller.abort()
-    }
-    return events
-  }
+/**
+ * Start the real `opencode serve` on `dbFile` (OPENCODE_DB), with HOME and every XDG dir isolated
+ * under a fresh temp dir and no model configured beyond an unreachable mock: enough to read.
+ * `stop` ends only this process, by its pid.
+ */
+export async function startRealOpenCode(dbFile: string): Promise<RealOpenCode> {
+  const cache = process.env.OPENCODE_REAL_CACHE ?? path.join(os.homedir(), '.cache', 'opencode-real')
+  const bin = ensureOpencode({ cache, version: OPENCODE_VERSION })
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-opencode-'))
+  const configPath = path.join(work, 'config', 'opencode', 'opencode.json')
+  writeConfig(configPath, 'http://127.0.0.1:9/v1')
+  const env = { ...isolatedEnv(work, configPath), OPENCODE_DB: path.resolve(dbFile) }
+  const cwd = path.join(work, 'cwd')
+  fs.mkdirSync(cwd)
+  const server = await startOpencode({ bin, env, cwd, logFile: path.join(work, 'opencode.log') })
   return {
     url: server.url,
-    sse,
-    get: (route, directory) => call('GET', route, undefined, directory),
-    post: (route, body, directory) => call('POST', route, body, directory),
-    script: (entry) => registry.add(entry),
-    requests,
-    async stop() {
+    api: apiClient(server.url),
+    work,
+    stop: async () => {
       await server.stop()
-      await mock.close()
+      fs.rmSync(work, { recursive: true, force: true })
     },
+  }
+}
+
+/**
+ * Make the directories a demo database names real, so OpenCode resolves them as it would on the
+ * user's machine: each git project a repository whose cached id (`.git/opencode`) is the project id,
+ * every session directory present.
+ */
+export function materializeDirectories(dbFile: string): void {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true })
+  try {
+    for (const p of db.prepare(`SELECT id, worktree FROM project WHERE id != 'global'`).all() as { id: string; worktree: string }[]) {
+      fs.mkdirSync(p.worktree, { recursive: true })
+      execFileSync('git', ['init', '-q'], { cwd: p.worktree, env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', HOME: p.worktree } })
+      fs.writeFileSync(path.join(p.worktree, '.git', 'opencode'), p.id)
+    }
+    for (const s of db.prepare('SELECT DISTINCT directory FROM session').all() as { directory: string }[]) fs.mkdirSync(s.directory, { recursive: true })
+  } finally {
+    db.close()
   }
 }

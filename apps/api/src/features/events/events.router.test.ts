@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
 import { startTestServer, type TestServer } from '../../../test/server.js'
+import { fixtureIds } from '../pruning/testing/fixture-ids.js'
 
-const SESSION = 'ses_dd718d974ffeJGwbew0OPIL3vI'
+let SESSION = ''
 
 /** Follow `/trpc/events.pruned` as a browser tab does (tRPC's SSE), collecting `data:` payloads. */
 function follow(server: TestServer) {
@@ -38,7 +39,9 @@ describe('events.pruned over SSE', () => {
   let deps: TestDeps
   let server: TestServer
   beforeAll(async () => {
-    deps = await createTestDeps((await realFixture()).db)
+    const fixture = await realFixture()
+    SESSION = fixtureIds(fixture.dir).tour
+    deps = await createTestDeps(fixture.db)
     server = await startTestServer(deps)
   })
   afterAll(async () => {

@@ -4,10 +4,11 @@ import fs from 'node:fs'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { cloneSession } from './testing/big-session.js'
+import { fixtureIds } from './testing/fixture-ids.js'
 import { readMessage } from './testing/prune-helpers.js'
 import { startRunner, type RunnerProcess } from './testing/runner-process.js'
 
-const SESSION = 'ses_dd718d974ffeJGwbew0OPIL3vI'
+let SESSION = ''
 const TECHNICAL = /"type":"(tool|reasoning)"/
 
 type Candidate = { messageID: string; revision: string }
@@ -18,7 +19,9 @@ describe('pruning under faults', () => {
   const runners: RunnerProcess[] = []
   const dirs: string[] = []
   beforeAll(async () => {
-    real = (await realFixture()).db
+    const fixture = await realFixture()
+    real = fixture.db
+    SESSION = fixtureIds(fixture.dir).tour
   })
   afterEach(async () => {
     for (const r of runners.splice(0)) await r.kill('SIGKILL')

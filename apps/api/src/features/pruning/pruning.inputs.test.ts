@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
 import { startTestServer, type TestServer } from '../../../test/server.js'
 import { diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
+import { fixtureIds } from './testing/fixture-ids.js'
 
-const SESSION = 'ses_dd718d974ffeJGwbew0OPIL3vI'
-const MESSAGE = 'msg_228e73143001L0xPH5hAvfr3TP'
+// Shapes only: inputs are refused before any session is looked up (the stale ones answer `conflict`).
+let SESSION = 'ses_'
+let MESSAGE = 'msg_'
 const REV = 'a'.repeat(64)
-const ok = { sessionID: SESSION, messageID: MESSAGE, revision: REV, indexes: [1] }
+let ok = { sessionID: SESSION, messageID: MESSAGE, revision: REV, indexes: [1] }
 
 describe('pruning inputs fail closed', () => {
   let deps: TestDeps
@@ -14,7 +16,10 @@ describe('pruning inputs fail closed', () => {
   let caller: ReturnType<typeof createCaller>
 
   beforeAll(async () => {
-    deps = await createTestDeps((await realFixture()).db)
+    const real = await realFixture()
+    ;({ tour: SESSION, tourMessage: MESSAGE } = fixtureIds(real.dir))
+    ok = { sessionID: SESSION, messageID: MESSAGE, revision: REV, indexes: [1] }
+    deps = await createTestDeps(real.db)
     server = await startTestServer(deps)
     caller = createCaller({ deps })
   })

@@ -7,14 +7,17 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { collectMediaRefs, mediaSupport } from '../../store/media-blob.js'
 import { diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
+import { fixtureIds } from './testing/fixture-ids.js'
 import { readMessage, withRaw } from './testing/prune-helpers.js'
 import { buildV2Fixture, MEDIA_TABLES } from './testing/v2-fixture.js'
 
-const V2_SESSION = 'ses_dd718ab23ffeSmcOSaVoEK1jeB'
-const V2_READ_IMAGE = 'msg_228e75d54001n2GCdDHF2e15vD' // reasoning-0, read (an image, as a data URI)
-const V2_USER = 'msg_228e758b0001Odt5i4KimGWPxG' // the user's screenshot
-const V1_SESSION = 'ses_dd718d98affeRnrt13VbvKpy81'
-const V1_READ_IMAGE = 'msg_228e7314a001IEtO6lx04fpYsp' // step-start, reasoning, read (attachments[] data URL), step-finish
+let V2_SESSION = ''
+let V2_READ_IMAGE = '' // reasoning-0, read (an image, as a data URI)
+let V2_USER = '' // the user's screenshot
+let V1_SESSION = ''
+let V1_READ_IMAGE = '' // step-start, reasoning, read (attachments[] data URL), step-finish
+let TOUR = ''
+let TOUR_MESSAGE = ''
 
 const blobs = (db: Database.Database) => db.prepare(`SELECT digest FROM blob ORDER BY digest`).pluck().all() as string[]
 const refs = (db: Database.Database) => db.prepare(`SELECT part_id || '/' || digest FROM blob_ref ORDER BY 1`).pluck().all() as string[]
@@ -45,7 +48,11 @@ describe('media-blob storage (media:<sha256> refs, blob, blob_ref)', () => {
   let deps: TestDeps | undefined
   const dirs: string[] = []
   beforeAll(async () => {
-    real = (await realFixture()).db
+    const fixture = await realFixture()
+    real = fixture.db
+    const ids = fixtureIds(fixture.dir)
+    ;({ image: V2_SESSION, imageRead: V2_READ_IMAGE, imageUser: V2_USER } = ids.v2)
+    ;({ image: V1_SESSION, imageRead: V1_READ_IMAGE, tour: TOUR, tourMessage: TOUR_MESSAGE } = ids)
   })
   afterEach(() => {
     deps?.cleanup()
@@ -137,8 +144,8 @@ describe('media-blob storage (media:<sha256> refs, blob, blob_ref)', () => {
     expect(await caller.pruning.preview({ sessionID: V1_SESSION, messageID: V1_READ_IMAGE })).toMatchObject({ status: 'blocked', reason: 'unsupported_storage' })
     expect(await caller.pruning.prune({ sessionID: V1_SESSION, messageID: V1_READ_IMAGE, revision: withRef.revision, indexes: [1] })).toMatchObject({ status: 'blocked', reason: 'unsupported_storage' })
     expect(diffSnapshots(snapshot, snapshotDb(deps.opencode.path))).toEqual({ changed: [], added: [], removed: [] })
-    const plain = await readMessage(caller, 'ses_dd718d974ffeJGwbew0OPIL3vI', 'msg_228e73143001L0xPH5hAvfr3TP', 'v1')
-    expect(await caller.pruning.prune({ sessionID: 'ses_dd718d974ffeJGwbew0OPIL3vI', messageID: 'msg_228e73143001L0xPH5hAvfr3TP', revision: plain.revision, indexes: [1] }))
+    const plain = await readMessage(caller, TOUR, TOUR_MESSAGE, 'v1')
+    expect(await caller.pruning.prune({ sessionID: TOUR, messageID: TOUR_MESSAGE, revision: plain.revision, indexes: [1] }))
       .toMatchObject({ status: 'pruned' })
   })
 })

@@ -4,15 +4,17 @@ import net from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
-import { createProject, startRealOpencode, type RealOpencode } from '../../../test/real-opencode.js'
+import { createProject, startScriptedOpencode, type ScriptedOpencode } from '../../../test/scripted-opencode.js'
 import { cloneSession } from './testing/big-session.js'
+import { fixtureIds } from './testing/fixture-ids.js'
 import { diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
 import { waitFor } from './testing/markers.js'
 
-const TARGETS = ['ses_dd718d974ffeJGwbew0OPIL3vI', 'ses_dd718b7a4ffe8YNwR6T14TACr6']
+const TARGETS: string[] = []
+let PLAN = ''
 type Caller = ReturnType<typeof createCaller>
 
-const busy = async (oc: RealOpencode, directory: string, sessionID: string) =>
+const busy = async (oc: ScriptedOpencode, directory: string, sessionID: string) =>
   (await oc.get<Record<string, { type: string }>>('/session/status', directory))[sessionID]?.type === 'busy'
 
 /** Clean every target session completely, batch by batch, as the UI does; every answer must be typed. */
@@ -42,7 +44,11 @@ describe('pruning while a real OpenCode server writes to the same database', () 
   beforeAll(async () => {
     work = tempDir('loupe-live-')
     fs.mkdirSync(path.join(work, 'db'))
-    const file = copyDb((await realFixture()).db, path.join(work, 'db'))
+    const fixture = await realFixture()
+    const ids = fixtureIds(fixture.dir)
+    TARGETS.push(ids.tour, ids.errors)
+    PLAN = ids.plan
+    const file = copyDb(fixture.db, path.join(work, 'db'))
     for (const s of TARGETS) cloneSession(file, s, 15)
     deps = await createTestDeps(file)
     caller = createCaller({ deps })
@@ -55,7 +61,7 @@ describe('pruning while a real OpenCode server writes to the same database', () 
   })
 
   it('keeps both working: typed answers only, integrity ok, nothing outside the targets and OpenCode\'s own session changes', async () => {
-    const oc = await startRealOpencode({ db: deps.opencode.path, work: path.join(work, 'oc'), cwd: project })
+    const oc = await startScriptedOpencode({ db: deps.opencode.path, work: path.join(work, 'oc'), cwd: project })
     deps.config.opencodeUrl = oc.url
     const before = snapshotDb(deps.opencode.path)
     const answers: string[] = []
@@ -107,7 +113,7 @@ describe('pruning while a real OpenCode server writes to the same database', () 
   }, 300_000)
 
   it('refuses a session the configured OpenCode server reports busy, and prunes it once idle', async () => {
-    const oc = await startRealOpencode({ db: deps.opencode.path, work: path.join(work, 'oc-busy'), cwd: project })
+    const oc = await startScriptedOpencode({ db: deps.opencode.path, work: path.join(work, 'oc-busy'), cwd: project })
     deps.config.opencodeUrl = oc.url
     try {
       oc.script({ prompt: 'List the files.', turns: [{ reasoning: 'I will list them.', tools: [{ name: 'bash', input: { command: 'ls', description: 'list' } }] }, { text: 'Listed.' }] })
@@ -142,7 +148,7 @@ describe('pruning while a real OpenCode server writes to the same database', () 
     })
     deps.config.opencodeUrl = `http://127.0.0.1:${port}`
     try {
-      const s = 'ses_dd718ad38ffekxywdn3j71g1h4'
+      const s = PLAN
       const plan = await caller.pruning.sessionPlan({ sessionID: s })
       expect(plan.opencode).toBe('unreachable')
       const preview = await caller.pruning.preview({ sessionID: s, messageID: plan.candidates[0]!.messageID })

@@ -3,12 +3,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
-import { createProject, startRealOpencode, type RealOpencode } from '../../../test/real-opencode.js'
+import { createProject, startScriptedOpencode, type ScriptedOpencode } from '../../../test/scripted-opencode.js'
 import { countInFiles, newMarker, waitFor } from './testing/markers.js'
 
 type Message = { info: { id: string; role: string }; parts: Array<{ id: string; type: string; callID?: string }> }
 
-const idle = (oc: RealOpencode, directory: string) =>
+const idle = (oc: ScriptedOpencode, directory: string) =>
   waitFor(async () => Object.values(await oc.get<Record<string, { type: string }>>('/session/status', directory)).every((s) => s.type === 'idle'), 30_000, 'idle')
 
 describe('a prune as the real OpenCode 1.18.33 sees it', () => {
@@ -36,7 +36,7 @@ describe('a prune as the real OpenCode 1.18.33 sees it', () => {
     const file = deps.opencode.path
     const first = 'Check the incident log for anything unusual.'
     const second = 'Thanks. Is there anything else to check?'
-    const oc = await startRealOpencode({ db: file, work: path.join(work, 'oc'), cwd: project })
+    const oc = await startScriptedOpencode({ db: file, work: path.join(work, 'oc'), cwd: project })
     let sessionID = ''
     let removed: Message['parts'] = []
     let finalView: Message[] = []
@@ -100,7 +100,7 @@ describe('a prune as the real OpenCode 1.18.33 sees it', () => {
 
     // A fresh OpenCode that replays the edited log rebuilds exactly the pruned session.
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i))
-    const fresh = await startRealOpencode({ db: path.join(work, 'fresh.db'), work: path.join(work, 'oc-fresh'), cwd: project })
+    const fresh = await startScriptedOpencode({ db: path.join(work, 'fresh.db'), work: path.join(work, 'oc-fresh'), cwd: project })
     try {
       const body = { directory: project, events: events.map((e) => ({ id: e.id, aggregateID: e.aggregate_id, seq: e.seq, type: e.type, data: JSON.parse(e.data) })) }
       expect(await fresh.post('/sync/replay', body, project)).toEqual({ sessionID })

@@ -3,17 +3,17 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
-import { createProject, startRealOpencode, type RealOpencode } from '../../../test/real-opencode.js'
+import { createProject, startScriptedOpencode, type ScriptedOpencode } from '../../../test/scripted-opencode.js'
 import { countInFiles, newMarker, waitFor } from './testing/markers.js'
 
 type Item = { type: string; id?: string; text?: string; name?: string }
 type V2Message = { id: string; type: string; content?: Item[]; time?: { completed?: number }; finish?: string }
 
-async function messages(oc: RealOpencode, sessionID: string): Promise<V2Message[]> {
+async function messages(oc: ScriptedOpencode, sessionID: string): Promise<V2Message[]> {
   return (await oc.get<{ data: V2Message[] }>(`/api/session/${sessionID}/message?limit=100&order=asc`)).data
 }
 
-async function promptAndWait(oc: RealOpencode, sessionID: string, text: string) {
+async function promptAndWait(oc: ScriptedOpencode, sessionID: string, text: string) {
   const admitted = await oc.post<{ data: { id: string } }>(`/api/session/${sessionID}/prompt`, { prompt: { text } })
   await waitFor(async () => {
     const active = (await oc.get<{ data: Record<string, unknown> }>('/api/session/active')).data
@@ -48,7 +48,7 @@ describe('a prune of 2.x session_message rows as the real OpenCode (experimental
     const file = deps.opencode.path
     const first = 'Check the incident log for anything unusual (v2).'
     const second = 'Thanks. Anything else (v2)?'
-    const oc = await startRealOpencode({ db: file, work: path.join(work, 'oc'), cwd: project, experimental: true })
+    const oc = await startScriptedOpencode({ db: file, work: path.join(work, 'oc'), cwd: project, experimental: true })
     let sessionID = ''
     let finalView: V2Message[] = []
     let events: Array<{ id: string; aggregate_id: string; seq: number; type: string; data: string }> = []
@@ -110,7 +110,7 @@ describe('a prune of 2.x session_message rows as the real OpenCode (experimental
     expect(events.map((e) => e.data).join('\n')).not.toContain(marker)
     expect(events.map((e) => e.data).join('\n')).not.toContain(reasoningMarker)
 
-    const fresh = await startRealOpencode({ db: path.join(work, 'fresh.db'), work: path.join(work, 'oc-fresh'), cwd: project, experimental: true })
+    const fresh = await startScriptedOpencode({ db: path.join(work, 'fresh.db'), work: path.join(work, 'oc-fresh'), cwd: project, experimental: true })
     try {
       const body = { directory: project, events: events.map((e) => ({ id: e.id, aggregateID: e.aggregate_id, seq: e.seq, type: e.type, data: JSON.parse(e.data) })) }
       await fresh.post('/sync/replay', body, project)

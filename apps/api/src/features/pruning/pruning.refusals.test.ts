@@ -5,12 +5,13 @@ import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
+import { fixtureIds } from './testing/fixture-ids.js'
 import { readMessage, withRaw } from './testing/prune-helpers.js'
 
-const SESSION = 'ses_dd718d974ffeJGwbew0OPIL3vI'
-const MESSAGE = 'msg_228e73143001L0xPH5hAvfr3TP' // step-start, reasoning, text, tool(bash), tool(glob), step-finish
-const USER_MESSAGE = 'msg_228e72730001VryjwIBEmwAOcE'
-const OTHER_SESSION_MESSAGE = 'msg_228e7314a001IEtO6lx04fpYsp'
+let SESSION = ''
+let MESSAGE = '' // step-start, reasoning, text, tool(bash), tool(glob), step-finish
+let USER_MESSAGE = ''
+let OTHER_SESSION_MESSAGE = ''
 const TOOL_INDEX = 3
 
 type Setup = (db: Database.Database) => void
@@ -57,7 +58,10 @@ describe('every refusal writes nothing', () => {
   const dirs: string[] = []
 
   beforeAll(async () => {
-    fixture = (await realFixture()).db
+    const real = await realFixture()
+    fixture = real.db
+    const ids = fixtureIds(real.dir)
+    ;({ tour: SESSION, tourMessage: MESSAGE, tourUser: USER_MESSAGE, imageRead: OTHER_SESSION_MESSAGE } = ids)
   })
   afterEach(() => {
     deps?.cleanup()

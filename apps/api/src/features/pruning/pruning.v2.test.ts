@@ -5,12 +5,13 @@ import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, tempDir, TEST_NOW, type TestDeps } from '../../../test/harness.js'
 import { byTable, diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
+import { fixtureIds } from './testing/fixture-ids.js'
 import { readMessage, withRaw } from './testing/prune-helpers.js'
 import { buildV2Fixture, type V2FixtureOptions } from './testing/v2-fixture.js'
 
-const SESSION = 'ses_dd718ab26ffeuDN3kVtRdp84iS'
-const MESSAGE = 'msg_228e75f4a001XlgvZqNawkpg86' // reasoning-0, text-0, bash, glob
-const LATER = 'msg_228e766e9001xQgU5CyjZpiw4j' // its own reasoning-0 (same id, other message)
+let SESSION = ''
+let MESSAGE = '' // reasoning-0, text-0, bash, glob
+let LATER = '' // its own reasoning-0 (same id, other message)
 
 describe('pruning 2.x storage (session_v2, session_message, kv)', () => {
   let real: string
@@ -18,7 +19,9 @@ describe('pruning 2.x storage (session_v2, session_message, kv)', () => {
   const dirs: string[] = []
 
   beforeAll(async () => {
-    real = (await realFixture()).db
+    const fixture = await realFixture()
+    real = fixture.db
+    ;({ tour: SESSION, tourMessage: MESSAGE, tourLater: LATER } = fixtureIds(fixture.dir).v2)
   })
   afterEach(() => {
     deps?.cleanup()
@@ -84,17 +87,17 @@ describe('pruning 2.x storage (session_v2, session_message, kv)', () => {
     expect(withRaw(deps, (db) => db.prepare(`SELECT count(*) FROM kv`).pluck().get())).toBe(1)
   })
 
-  it.each<[string, string, string]>([
-    ['an execution claim (time_suspended)', `UPDATE session_v2 SET time_suspended = 1 WHERE id = '${SESSION}'`, 'maintenance_required'],
-    ['a compaction', `UPDATE session_v2 SET time_compacting = 1 WHERE id = '${SESSION}'`, 'maintenance_required'],
-    ['a staged revert', `UPDATE session_v2 SET revert = '{"messageID":"msg_x"}' WHERE id = '${SESSION}'`, 'maintenance_required'],
-    ['a remote event owner', `UPDATE event_sequence SET owner_id = 'wrk_x' WHERE aggregate_id = '${SESSION}'`, 'unsupported_storage'],
-    ['a workspace binding', `UPDATE session_v2 SET workspace_id = 'wrk_x' WHERE id = '${SESSION}'`, 'unsupported_storage'],
-    ['an unfinished message', `UPDATE session_message SET data = json_remove(data, '$.time.completed') WHERE id = '${MESSAGE}'`, 'not_deletable'],
-    ['a streaming tool', `UPDATE session_message SET data = json_set(data, '$.content[2].state.status', 'streaming') WHERE id = '${MESSAGE}'`, 'not_deletable'],
-    ['a content kind Loupe does not know', `UPDATE session_message SET data = json_insert(data, '$.content[#]', json('{"type":"file","uri":"x"}')) WHERE id = '${MESSAGE}'`, 'not_deletable'],
+  it.each<[string, () => string, string]>([
+    ['an execution claim (time_suspended)', () => `UPDATE session_v2 SET time_suspended = 1 WHERE id = '${SESSION}'`, 'maintenance_required'],
+    ['a compaction', () => `UPDATE session_v2 SET time_compacting = 1 WHERE id = '${SESSION}'`, 'maintenance_required'],
+    ['a staged revert', () => `UPDATE session_v2 SET revert = '{"messageID":"msg_x"}' WHERE id = '${SESSION}'`, 'maintenance_required'],
+    ['a remote event owner', () => `UPDATE event_sequence SET owner_id = 'wrk_x' WHERE aggregate_id = '${SESSION}'`, 'unsupported_storage'],
+    ['a workspace binding', () => `UPDATE session_v2 SET workspace_id = 'wrk_x' WHERE id = '${SESSION}'`, 'unsupported_storage'],
+    ['an unfinished message', () => `UPDATE session_message SET data = json_remove(data, '$.time.completed') WHERE id = '${MESSAGE}'`, 'not_deletable'],
+    ['a streaming tool', () => `UPDATE session_message SET data = json_set(data, '$.content[2].state.status', 'streaming') WHERE id = '${MESSAGE}'`, 'not_deletable'],
+    ['a content kind Loupe does not know', () => `UPDATE session_message SET data = json_insert(data, '$.content[#]', json('{"type":"file","uri":"x"}')) WHERE id = '${MESSAGE}'`, 'not_deletable'],
   ])('refuses %s and writes nothing', async (_name, sql, reason) => {
-    const { deps, caller } = await open({}, (db) => db.exec(sql))
+    const { deps, caller } = await open({}, (db) => db.exec(sql()))
     const { revision } = await readMessage(caller, SESSION, MESSAGE, 'v2')
     const snapshot = snapshotDb(deps.opencode.path)
     expect(await caller.pruning.prune({ sessionID: SESSION, messageID: MESSAGE, revision, indexes: [0] })).toMatchObject({ status: 'blocked', reason })
