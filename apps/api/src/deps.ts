@@ -33,4 +33,6 @@ export interface AppDeps {
   events: EventBus
   /** Pruning's state between requests: the running reclaim, the event locator, the checked schema. */
   pruning: PruningRuntime
+  /** Cryptographically secure random bytes (share tokens). */
+  randomBytes(size: number): Buffer
 }

@@ -80,6 +80,7 @@ async function main() {
     clock: systemClock,
     events: createEventBus(),
     pruning: createPruningRuntime(),
+    randomBytes,
   }
   const app = await buildApp(deps, { logger: false })
   let address: string

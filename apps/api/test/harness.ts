@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -72,6 +73,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     clock: fixedClock(TEST_NOW),
     events: createEventBus(),
     pruning: createPruningRuntime(),
+    randomBytes,
     cleanup() {
       opencode.db.close()
       loupeDb.close()

@@ -1,6 +1,8 @@
 import { eventsRouter } from '../features/events/events.router.js'
 import { pruningRouter } from '../features/pruning/pruning.router.js'
+import { galleryRouter } from '../features/gallery/gallery.router.js'
 import { sessionsRouter } from '../features/sessions/sessions.router.js'
+import { sharesRouter } from '../share/shares.router.js'
 import { storageRouter } from '../features/storage/storage.router.js'
 import { router } from './init.js'
 
@@ -9,6 +11,8 @@ export const appRouter = router({
   sessions: sessionsRouter,
   pruning: pruningRouter,
   events: eventsRouter,
+  gallery: galleryRouter,
+  shares: sharesRouter,
 })
 
 export type AppRouter = typeof appRouter

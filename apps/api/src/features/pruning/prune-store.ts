@@ -22,6 +22,7 @@ export interface PruneWrite {
   messageID: string
   plan: PrunePlan
   now: number
+  randomBytes(size: number): Buffer
 }
 
 /** What one prune changed besides the content, for tests and logs (counts only). */

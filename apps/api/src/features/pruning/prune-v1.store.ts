@@ -64,7 +64,7 @@ export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, l
   }
 }
 
-function applyV1(db: SqliteDb, { sessionID, messageID, plan, now }: PruneWrite, opts: { events: boolean; media: MediaSupport; created: boolean; locator: EventLocator }): PruneEffects {
+function applyV1(db: SqliteDb, { sessionID, messageID, plan, now, randomBytes }: PruneWrite, opts: { events: boolean; media: MediaSupport; created: boolean; locator: EventLocator }): PruneEffects {
   const parts = plan.removedParts.filter(isObject)
   if (parts.length !== plan.removed.length) throw new PruneConflict('a removed part is not an object')
   const ids = parts.map((p) => String(p.id))
@@ -107,7 +107,7 @@ function applyV1(db: SqliteDb, { sessionID, messageID, plan, now }: PruneWrite, 
   // A session without a sequence row has no log to extend (imported, or wiped by a migration).
   const sequence = db.getSql<{ seq: number }>(`SELECT seq FROM event_sequence WHERE aggregate_id = ?`, [sessionID])
   if (!sequence) return effects
-  const eventIds = nextEventIds(db, now, ids.length)
+  const eventIds = nextEventIds(db, now, ids.length, randomBytes)
   const last = sequence.seq + ids.length
   db.runSql(`UPDATE event_sequence SET seq = ? WHERE aggregate_id = ?`, [last, sessionID])
   ids.forEach((partID, i) => {

@@ -2,6 +2,7 @@
 // Reads one JSON command per stdin line and answers one JSON line per result on stdout:
 //   {"op":"prune", "input": PruneInput}        -> the prune result
 //   {"op":"batch", "sessionID", "candidates"}  -> one line per slice of 16 (as the UI runs a session cleanup)
+import { randomBytes } from 'node:crypto'
 import readline from 'node:readline'
 import { fixedClock } from '../../../lib/clock.js'
 import { createEventBus } from '../../../lib/event-bus.js'
@@ -24,6 +25,7 @@ const deps: AppDeps = {
   clock: fixedClock(Date.UTC(2026, 10, 29, 12)),
   events: createEventBus(),
   pruning: createPruningRuntime(),
+  randomBytes,
 }
 const say = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n')
 say({ ready: true, pid: process.pid })
