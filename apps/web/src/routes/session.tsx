@@ -6,7 +6,8 @@ import { BytesTab } from '../features/bytes/bytes-tab'
 import { GalleryTab } from '../features/gallery/gallery-tab'
 import { SessionHeader } from '../features/sessions/session-header'
 import { createSessionDetail } from '../features/sessions/sessions.data'
-import { Transcript } from '../features/transcript/transcript'
+import { PrunableTranscript } from '../features/pruning/prunable-transcript'
+import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
 import { describeProblem } from '../lib/errors'
 import { useKeys } from '../lib/keys'
@@ -32,6 +33,7 @@ export function SessionRoute() {
   const [search, setSearch] = useSearchParams<SessionSearch>()
   const ref = createMemo(() => ({ sessionID: params.id, ...(isStorage(search.storage) ? { storage: search.storage } : {}) }))
   const tab = (): SessionTab | undefined => (params.tab === undefined ? 'transcript' : TABS.find((t) => t.id === params.tab)?.id)
+  const storageInfo = useStorageInfo()
   const detail = createSessionDetail(api, () => (isValidId(params.id) ? ref() : null))
   const link = (id: SessionTab) => sessionHref({ id: params.id, storage: detail.data()?.session.storage ?? (isStorage(search.storage) ? search.storage : 'v1') }, { tab: id })
 
@@ -82,8 +84,9 @@ export function SessionRoute() {
                   <BytesTab session={ref()} />
                 </Match>
                 <Match when={tab() === 'transcript'}>
-                  <Transcript
+                  <PrunableTranscript
                     session={{ sessionID: data().session.id, storage: data().session.storage }}
+                    writable={storageInfo.data()?.supported.write ?? false}
                     target={{ ...(isValidId(search.m) ? { m: search.m } : {}), ...(search.part ? { part: search.part } : {}) }}
                     revertMessageID={typeof data().session.revert?.messageID === 'string' ? (data().session.revert?.messageID as string) : undefined}
                     onPosition={(m) => setSearch({ m, part: undefined }, { replace: true })}
