@@ -64,6 +64,33 @@ function PartRows(props: { messages: ReviewMessage[] }) {
   )
 }
 
+/** A whole-session review has counts per message, not parts: one row per message, largest first. */
+function MessageRows(props: { messages: ReviewMessage[] }) {
+  const rows = () => props.messages.filter((m) => m.counts).sort((a, b) => (b.counts?.bytes ?? 0) - (a.counts?.bytes ?? 0))
+  return (
+    <Show when={rows().length > 0}>
+      <table class="prune-parts">
+        <thead>
+          <tr><th>Message</th><th>Parts</th><th class="num">Bytes</th><th class="num">Tokens</th></tr>
+        </thead>
+        <tbody>
+          <For each={rows().slice(0, 12)}>
+            {(m) => (
+              <tr>
+                <td class="prune-part-name">{m.messageID}</td>
+                <td>{[m.counts!.tools ? plural(m.counts!.tools, 'tool call') : '', m.counts!.reasoning ? plural(m.counts!.reasoning, 'reasoning') : ''].filter(Boolean).join(', ')}</td>
+                <td class="num">{formatBytes(m.counts!.bytes)}</td>
+                <td class="num">~{formatCount(m.counts!.tokens)}</td>
+              </tr>
+            )}
+          </For>
+        </tbody>
+      </table>
+      <Show when={rows().length > 12}><p class="muted small">…and {plural(rows().length - 12, 'smaller message')}, in batches of 16.</p></Show>
+    </Show>
+  )
+}
+
 function Totals(props: { review: Review }) {
   const t = () => reviewTotals(props.review)
   return (
@@ -97,6 +124,7 @@ export function PruneDialog(props: { pruning: Pruning }) {
                 <Show when={s().review.messages.length > 0} fallback={<p>Nothing here can be removed right now.</p>}>
                   <Totals review={s().review} />
                   <PartRows messages={s().review.messages} />
+                  <MessageRows messages={s().review.messages} />
                   <p class="muted small">
                     Text, step records and the cost and token totals stay. OpenCode afterwards sees the conversation without these parts,
                     and Loupe also clears them from OpenCode's event log. The file shrinks once you reclaim space on the Storage page.
