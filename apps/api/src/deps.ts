@@ -1,6 +1,7 @@
 import type { Clock } from './lib/clock.js'
 import type { EventBus } from './lib/event-bus.js'
 import type { SqliteDb } from './lib/sqlite.js'
+import type { ConversationDeps } from './features/conversation/conversation.deps.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
 
 export interface AppConfig {
@@ -30,4 +31,6 @@ export interface AppDeps {
   loupeDb: SqliteDb
   clock: Clock
   events: EventBus
+  /** The Images conversation: its process-wide lock, OpenCode's HTTP API, git's environment. */
+  conversation: ConversationDeps
 }

@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { ensureRealFixture } from '../../../tools/fixtures.mjs'
 import type { AppDeps } from '../src/deps.js'
+import { createConversationDeps } from '../src/features/conversation/conversation.deps.js'
 import { fixedClock } from '../src/lib/clock.js'
 import { createEventBus } from '../src/lib/event-bus.js'
 import { openLoupeDb } from '../src/loupe-db/loupe-db.js'
@@ -70,6 +71,13 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     loupeDb,
     clock: fixedClock(TEST_NOW),
     events: createEventBus(),
+    // No OpenCode server; git with this process's PATH and an isolated HOME.
+    conversation: createConversationDeps({
+      opencodeUrl: null,
+      opencodeUsername: null,
+      opencodePassword: null,
+      gitEnv: { PATH: process.env.PATH ?? '', HOME: dir },
+    }),
     cleanup() {
       opencode.db.close()
       loupeDb.close()

@@ -1,3 +1,4 @@
+import { conversationRouter } from '../features/conversation/conversation.router.js'
 import { sessionsRouter } from '../features/sessions/sessions.router.js'
 import { storageRouter } from '../features/storage/storage.router.js'
 import { router } from './init.js'
@@ -5,6 +6,7 @@ import { router } from './init.js'
 export const appRouter = router({
   storage: storageRouter,
   sessions: sessionsRouter,
+  conversation: conversationRouter,
 })
 
 export type AppRouter = typeof appRouter
