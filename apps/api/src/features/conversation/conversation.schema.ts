@@ -1,12 +1,14 @@
 import { LIMITS } from '@loupe/domain'
 import { z } from 'zod'
 
+const hasNoControl = (text: string) => !/\p{Cc}/u.test(text)
+
 /** A directory as OpenCode stores it: absolute, no control characters. It must also be a location the opened database knows. */
-export const locationDirectory = z.string().min(1).max(4096).startsWith('/').regex(/^[^\u0000-\u001f\u007f]+$/, 'no control characters')
+export const locationDirectory = z.string().min(1).max(4096).startsWith('/').refine(hasNoControl, 'no control characters')
 
 /** Agent names as OpenCode's agent files give them; validated again against the server's catalog. */
 const agentName = z.string().min(1).max(64).regex(/^[A-Za-z0-9][\w.-]*$/)
-const modelPart = z.string().min(1).max(256).regex(/^[^\s\u0000-\u001f\u007f]+$/)
+const modelPart = z.string().min(1).max(256).regex(/^\S+$/).refine(hasNoControl, 'no control characters')
 
 export const imagesConversationInput = z.strictObject({
   directory: locationDirectory,
