@@ -51,16 +51,18 @@ export async function startOpenCodeServe(options: { dbPath: string; password?: s
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())))
   const authorization = options.password ? `Basic ${Buffer.from(`opencode:${options.password}`).toString('base64')}` : null
 
-  const stop = async () => {
-    if (!exited) {
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-      await exit
-      clearTimeout(timer)
-    }
-    fs.closeSync(log)
-    fs.rmSync(work, { recursive: true, force: true })
-  }
+  let stopping: Promise<void> | null = null
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (!exited) {
+        child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+        await exit
+        clearTimeout(timer)
+      }
+      fs.closeSync(log)
+      fs.rmSync(work, { recursive: true, force: true })
+    })())
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let buffer = ''
@@ -75,20 +77,21 @@ export async function startOpenCodeServe(options: { dbPath: string; password?: s
       })
       void exit.then(() => reject(new Error(`opencode serve exited early; see ${logFile}`)))
     })
-    const api = async <T,>(method: string, route: string, o: { directory?: string; body?: unknown } = {}): Promise<T> => {
+    const api = async <T,>(method: string, route: string, o: { directory?: string; body?: unknown; timeoutMs?: number } = {}): Promise<T> => {
       const target = new URL(url + route)
       if (o.directory) target.searchParams.set('directory', o.directory)
       const headers: Record<string, string> = {}
       if (authorization) headers.authorization = authorization
       if (o.body !== undefined) headers['content-type'] = 'application/json'
-      const response = await fetch(target, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: AbortSignal.timeout(30_000) })
+      const response = await fetch(target, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: AbortSignal.timeout(o.timeoutMs ?? 30_000) })
       const text = await response.text()
       if (!response.ok) throw new Error(`${method} ${route} -> ${response.status}: ${text.slice(0, 300)}`)
       return (text ? JSON.parse(text) : null) as T
     }
     for (const t0 = Date.now(); ; ) {
       try {
-        await api('GET', '/global/health')
+        // A request sent while the server boots can hang: poll with a short timeout.
+        await api('GET', '/global/health', { timeoutMs: 1500 })
         break
       } catch {
         if (exited || Date.now() - t0 > 60_000) throw new Error(`opencode serve is not healthy; see ${logFile}`)
