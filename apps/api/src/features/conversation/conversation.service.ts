@@ -1,4 +1,4 @@
-import { LIMITS, type StorageGeneration } from '@loupe/domain'
+import { COMPANION_METADATA_KEY, IMAGES_COMPANION, LIMITS, type StorageGeneration } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { SessionRecord } from '../../store/store.js'
@@ -10,6 +10,8 @@ import { NO_SERVER, createCompanionSession, readCatalog, serverHasSession, type 
 
 export interface CompanionSession {
   id: string
+  /** The row carries `"codenomad.companion": "images"`. */
+  marked: boolean
   storage: StorageGeneration
   title: string
   directory: string
@@ -89,7 +91,8 @@ function lookup(deps: AppDeps, tables: readonly SessionTableName[], directory: s
 
 function toCompanion(session: SessionRecord): CompanionSession {
   const { id, storage, title, directory, projectID, agent, timeCreated, timeUpdated } = session
-  return { id, storage, title, directory, projectID, agent, timeCreated, timeUpdated }
+  const marked = session.metadata?.[COMPANION_METADATA_KEY] === IMAGES_COMPANION
+  return { id, marked, storage, title, directory, projectID, agent, timeCreated, timeUpdated }
 }
 
 function readSession(deps: AppDeps, id: string): CompanionSession | Unknown {
@@ -154,6 +157,9 @@ async function finish(deps: AppDeps, id: string, status: 'found' | 'created'): P
           hint: 'Point --opencode-url at the OpenCode server that uses this database, or open Loupe on that server\'s database.',
         })
       : session
+  }
+  if (status === 'created' && !session.marked) {
+    return blocked({ reason: `OpenCode stored session ${id} without the Images marker.`, hint: 'Check that --opencode-url points at OpenCode 1.x `opencode serve`.' })
   }
   const gitExclusion = await excludeDesignDir(session.directory, deps.conversation.git, deps.conversation.locks)
   return { status, session, command: `opencode -s ${session.id}`, gitExclusion }

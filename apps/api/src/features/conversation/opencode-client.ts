@@ -89,13 +89,7 @@ async function call(server: OpenCodeServer, method: 'GET' | 'POST', path: string
       signal: AbortSignal.timeout(server.timeoutMs),
     })
   } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError'
-    return err({
-      reason: timedOut
-        ? `OpenCode at ${server.url} did not answer within ${Math.round(server.timeoutMs / 1000)} s.`
-        : `No OpenCode server answered at ${server.url}.`,
-      hint: timedOut ? 'Check that the server is not stuck starting up, then try again.' : START_HINT,
-    })
+    return err(unreachable(server, error))
   }
   const text = await readCapped(response)
   if (response.status === 401 || response.status === 403) {
@@ -110,6 +104,20 @@ async function call(server: OpenCodeServer, method: 'GET' | 'POST', path: string
     return ok(JSON.parse(text))
   } catch {
     return err(malformed(server, 'an answer that is not JSON'))
+  }
+}
+
+function unreachable(server: OpenCodeServer, error: unknown): ServerProblem {
+  if ((error as Error).name === 'TimeoutError') {
+    return { reason: `OpenCode at ${server.url} did not answer within ${Math.round(server.timeoutMs / 1000)} s.`, hint: 'Check that the server is not stuck starting up, then try again.' }
+  }
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  if (cause?.message?.includes('redirect')) return malformed(server, 'a redirect')
+  const code = cause?.code
+  const refused = code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH'
+  return {
+    reason: refused ? `No OpenCode server answered at ${server.url}.` : `Loupe could not reach OpenCode at ${server.url}: ${cause?.message ?? (error as Error).message}`,
+    hint: START_HINT,
   }
 }
 
