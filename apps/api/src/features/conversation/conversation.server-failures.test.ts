@@ -88,6 +88,7 @@ describe('the Images conversation against servers that answer badly', () => {
     ['a session the database holds without the marker', (_q, _b, res) => json(res, 200, sessionJson({ id: knownID })), 'without the Images marker'],
     ['an answer over 4 MiB', (_q, _b, res) => json(res, 200, JSON.stringify({ ...sessionJson(), title: 'x'.repeat(5 * 1024 * 1024) })), 'over 4 MiB'],
     ['no answer in time', () => {}, 'did not answer within'],
+    ['headers, then a body that stalls', (_q, _b, res) => (res.writeHead(200, { 'content-type': 'application/json' }), res.write('{"id":')), 'did not answer within'],
   ])('%s is blocked: unavailable, and nothing is written', async (_name, handler, reason) => {
     onCreate = handler
     const before = sessionCount()

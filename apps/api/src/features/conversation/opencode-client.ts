@@ -91,7 +91,12 @@ async function call(server: OpenCodeServer, method: 'GET' | 'POST', path: string
   } catch (error) {
     return err(unreachable(server, error))
   }
-  const text = await readCapped(response)
+  let text: string | null
+  try {
+    text = await readCapped(response)
+  } catch (error) {
+    return err(unreachable(server, error))
+  }
   if (response.status === 401 || response.status === 403) {
     return err({ reason: `OpenCode at ${server.url} refused Loupe's credentials (HTTP ${response.status}).`, hint: AUTH_HINT })
   }
@@ -128,15 +133,18 @@ const malformed = (server: OpenCodeServer, what: string): ServerProblem => ({
 
 async function readCapped(response: Response): Promise<string | null> {
   if (!response.body) return ''
+  const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
     if (size > MAX_ANSWER_BYTES) {
-      await response.body.cancel().catch(() => {})
+      await reader.cancel().catch(() => {})
       return null
     }
-    chunks.push(chunk)
+    chunks.push(value)
   }
   return Buffer.concat(chunks).toString('utf8')
 }
