@@ -20,6 +20,7 @@ const METADATA_PATH = `$."${COMPANION_METADATA_KEY}"`
 /** One root session of a location, newest first, flagged when its metadata marks it the Images companion. */
 export interface RootKey {
   id: string
+  projectID: string
   timeCreated: number
   marked: boolean
   table: SessionTableName
@@ -56,7 +57,7 @@ export function newestRoots(db: SqliteDb, table: SessionTableName, directory: st
     THEN coalesce(json_extract(${metadata}, ${METADATA_PATH}) = ${IMAGES_COMPANION}, 0) ELSE 0 END)`
   const rows = db.all(
     qb.selectFrom(t)
-      .select([`${t}.id`, `${t}.time_created`, marked.as('marked')])
+      .select([`${t}.id`, `${t}.project_id`, `${t}.time_created`, marked.as('marked')])
       .where(`${t}.directory`, '=', directory)
       .where(`${t}.parent_id`, 'is', null)
       .where(`${t}.time_archived`, 'is', null)
@@ -64,7 +65,7 @@ export function newestRoots(db: SqliteDb, table: SessionTableName, directory: st
       .orderBy(`${t}.id`, 'desc')
       .limit(limit),
   )
-  return rows.map((r) => ({ id: r.id, timeCreated: r.time_created, marked: r.marked === 1, table }))
+  return rows.map((r) => ({ id: r.id, projectID: r.project_id, timeCreated: r.time_created, marked: r.marked === 1, table }))
 }
 
 /**

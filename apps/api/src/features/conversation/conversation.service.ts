@@ -31,7 +31,7 @@ export type FindAnswer = { status: 'found'; session: CompanionSession } | { stat
 
 type Lookup = { kind: 'found'; id: string } | { kind: 'absent' } | { kind: 'unknown'; reason: string }
 type Created = { kind: 'created'; id: string }
-type Located = { ok: true; location: KnownLocation; tables: SessionTableName[] } | { ok: false; answer: Unknown }
+type Located = { ok: true; location: KnownLocation; tables: SessionTableName[]; first: Lookup } | { ok: false; answer: Unknown }
 
 const blocked = (problem: ServerProblem): Blocked => ({ status: 'blocked', blocked: 'unavailable', ...problem })
 const unknown = (reason: string): Unknown => ({ status: 'unknown', reason })
@@ -45,48 +45,74 @@ function checkStorage(deps: AppDeps): Unknown | null {
   return null
 }
 
-/** The location `directory` names in the opened database. A directory it does not know is refused before git or OpenCode is touched. */
+interface Scan {
+  /** Roots of both tables, newest first, one per id. */
+  rows: RootKey[]
+  /** Some table holds more roots than were read. */
+  truncated: boolean
+}
+
+/** The newest 20,000 (+1) root, unarchived sessions of `directory` in each table, merged. Throws on a read failure. */
+function scanRoots(deps: AppDeps, tables: readonly SessionTableName[], directory: string): Scan {
+  const cap = LIMITS.imagesConversationScanRoots
+  let truncated = false
+  const rows = tables.flatMap((table) => {
+    const found = newestRoots(deps.opencode.db, table, directory, cap + 1)
+    if (found.length > cap) truncated = true
+    return found
+  })
+  // An upgraded file can hold one session in both tables: one root, and the session_v2 copy wins.
+  const byId = new Map<string, RootKey>()
+  for (const row of rows) if (!byId.has(row.id) || row.table === 'session_v2') byId.set(row.id, row)
+  const ordered = [...byId.values()].sort((a, b) => b.timeCreated - a.timeCreated || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+  return { rows: ordered, truncated }
+}
+
+/**
+ * The newest root marked `images`, by (time_created, id), over at most 20,000 roots: `absent`
+ * only after a complete scan.
+ */
+function decide(scan: Scan): Lookup {
+  const cap = LIMITS.imagesConversationScanRoots
+  const marked = scan.rows.slice(0, cap).find((row) => row.marked)
+  if (marked) return { kind: 'found', id: marked.id }
+  if (scan.truncated || scan.rows.length > cap) {
+    return { kind: 'unknown', reason: `This location has more than ${cap.toLocaleString('en')} conversations; Loupe looked at the newest ${cap.toLocaleString('en')} and found no Images conversation among them.` }
+  }
+  return { kind: 'absent' }
+}
+
+function lookup(deps: AppDeps, tables: readonly SessionTableName[], directory: string): Lookup {
+  try {
+    return decide(deps.opencode.db.read(() => scanRoots(deps, tables, directory)))
+  } catch (error) {
+    return { kind: 'unknown', reason: readFailure(error).reason }
+  }
+}
+
+/**
+ * The location `directory` names in the opened database, with a first lookup from the same scan.
+ * A directory the database does not know is refused before git or OpenCode is touched.
+ */
 function locate(deps: AppDeps, directory: string): Located {
   const problem = checkStorage(deps)
   if (problem) return { ok: false, answer: problem }
   const { tables, problems } = companionTables(deps.opencode.layout)
   if (problems.length || tables.length === 0) return { ok: false, answer: unknown(`Loupe cannot search this database: ${problems.join('; ') || 'no session tables'}`) }
-  let location: KnownLocation | undefined
+  const { db, layout } = deps.opencode
+  let found: { location: KnownLocation | undefined; scan: Scan }
   try {
-    location = deps.opencode.db.read(() => findLocation(deps.opencode.db, deps.opencode.layout, tables, directory))
+    found = db.read(() => {
+      const scan = scanRoots(deps, tables, directory)
+      const newest = scan.rows[0]
+      const location = newest ? { directory, projectID: newest.projectID, sessionID: newest.id } : findLocation(db, layout, tables, directory)
+      return { location, scan }
+    })
   } catch (error) {
     return { ok: false, answer: readFailure(error) }
   }
-  if (!location) throw new AppError('not_found', `Loupe knows no OpenCode project or session in ${directory}.`)
-  return { ok: true, location, tables }
-}
-
-/**
- * The newest root, unarchived session of the location marked `images`, by (time_created, id)
- * over at most 20,000 roots of both tables; `absent` only after a complete scan.
- */
-function lookup(deps: AppDeps, tables: readonly SessionTableName[], directory: string): Lookup {
-  const cap = LIMITS.imagesConversationScanRoots
-  let rows: RootKey[]
-  let truncated = false
-  try {
-    rows = deps.opencode.db.read(() => tables.flatMap((table) => {
-      const found = newestRoots(deps.opencode.db, table, directory, cap + 1)
-      if (found.length > cap) truncated = true
-      return found
-    }))
-  } catch (error) {
-    return { kind: 'unknown', reason: readFailure(error).reason }
-  }
-  // An upgraded file can hold one session in both tables: one root, and the session_v2 copy wins.
-  const byId = new Map<string, RootKey>()
-  for (const row of rows) if (!byId.has(row.id) || row.table === 'session_v2') byId.set(row.id, row)
-  const ordered = [...byId.values()].sort((a, b) => b.timeCreated - a.timeCreated || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
-  const scanned = ordered.slice(0, cap)
-  const marked = scanned.find((row) => row.marked)
-  if (marked) return { kind: 'found', id: marked.id }
-  if (truncated || ordered.length > cap) return { kind: 'unknown', reason: `This location has more than ${cap.toLocaleString('en')} conversations; Loupe looked at the newest ${cap.toLocaleString('en')} and found no Images conversation among them.` }
-  return { kind: 'absent' }
+  if (!found.location) throw new AppError('not_found', `Loupe knows no OpenCode project or session in ${directory}.`)
+  return { ok: true, location: found.location, tables, first: decide(found.scan) }
 }
 
 function toCompanion(session: SessionRecord): CompanionSession {
@@ -110,7 +136,7 @@ function readSession(deps: AppDeps, id: string): CompanionSession | Unknown {
 export function findImagesConversation(deps: AppDeps, input: LocationInput): FindAnswer {
   const located = locate(deps, input.directory)
   if (!located.ok) return located.answer
-  const found = lookup(deps, located.tables, input.directory)
+  const found = located.first
   if (found.kind === 'absent') return { status: 'absent' }
   if (found.kind === 'unknown') return unknown(found.reason)
   const session = readSession(deps, found.id)
@@ -125,9 +151,8 @@ export function findImagesConversation(deps: AppDeps, input: LocationInput): Fin
 export async function imagesConversation(deps: AppDeps, input: ImagesConversationInput): Promise<ImagesConversationAnswer> {
   const located = locate(deps, input.directory)
   if (!located.ok) return located.answer
-  const { location, tables } = located
+  const { location, tables, first } = located
   if (input.mode === 'open') {
-    const first = lookup(deps, tables, location.directory)
     if (first.kind === 'found') return finish(deps, first.id, 'found')
     if (first.kind === 'unknown') return unknown(first.reason)
   }
