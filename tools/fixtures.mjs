@@ -21,8 +21,12 @@ export const DEFAULT_FIXTURE = { sessions: 5, v2Sessions: 2, projects: 2 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
+// Bump when the layout of a generated fixture changes, so caches regenerate.
+const FIXTURE_FORMAT = 2
+
 function fixtureKey(options) {
   const hash = crypto.createHash('sha256')
+  hash.update(`format ${FIXTURE_FORMAT}\n`)
   for (const f of fs.readdirSync(HARNESS).filter((f) => f.endsWith('.mjs')).sort()) hash.update(fs.readFileSync(path.join(HARNESS, f)))
   hash.update(JSON.stringify(options))
   return hash.digest('hex').slice(0, 12)
@@ -37,7 +41,7 @@ export async function ensureRealFixture(options = DEFAULT_FIXTURE, { name = 'rea
   const opts = { ...DEFAULT_FIXTURE, ...options }
   const root = fixturesRoot()
   const dir = path.join(root, `${name}-${fixtureKey(opts)}`)
-  const done = () => fs.existsSync(path.join(dir, 'manifest.json')) && fs.existsSync(path.join(dir, 'opencode.db'))
+  const done = () => fs.existsSync(path.join(dir, '.complete'))
   if (done()) return dir
   fs.mkdirSync(root, { recursive: true })
   const lock = `${dir}.lock`
@@ -56,14 +60,18 @@ export async function ensureRealFixture(options = DEFAULT_FIXTURE, { name = 'rea
   try {
     if (done()) return dir
     const { generate } = await import('./opencode-real/generate.mjs')
-    const tmp = `${dir}.tmp-${process.pid}`
-    fs.rmSync(tmp, { recursive: true, force: true })
-    const manifest = await generate({ out: tmp, ...opts, quiet })
-    if (manifest.problems.length) {
-      throw new Error(`the real OpenCode run reported problems:\n  ${manifest.problems.join('\n  ')}`)
-    }
+    // Generate in place: the database stores absolute project paths, which must stay valid.
     fs.rmSync(dir, { recursive: true, force: true })
-    fs.renameSync(tmp, dir)
+    try {
+      const manifest = await generate({ out: dir, ...opts, quiet })
+      if (manifest.problems.length) {
+        throw new Error(`the real OpenCode run reported problems:\n  ${manifest.problems.join('\n  ')}`)
+      }
+    } catch (error) {
+      fs.rmSync(dir, { recursive: true, force: true })
+      throw error
+    }
+    fs.writeFileSync(path.join(dir, '.complete'), new Date().toISOString() + '\n')
     return dir
   } finally {
     fs.rmSync(lock, { recursive: true, force: true })

@@ -11,7 +11,10 @@ export default defineConfig({
   test: {
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
-    server: { deps: { inline: [/solid-js/, /@solidjs\/router/] } },
+    globalSetup: ['./test/global-setup.ts'],
+    setupFiles: ['./test/setup.ts'],
+    testTimeout: 15_000,
+    server: { deps: { inline: [/solid-js/, /@solidjs\/router/, /@solidjs\/testing-library/] } },
   },
   resolve: { conditions: ['development', 'browser'] },
 })

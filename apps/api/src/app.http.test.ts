@@ -87,9 +87,10 @@ describe('buildApp over loopback', () => {
     expect(body.error.data.issues).not.toBeNull()
   })
 
-  it('answers unknown procedures and routes with 404', async () => {
+  it('answers unknown procedures, routes and files with 404, never the SPA shell', async () => {
     expect((await server.fetch('/trpc/sessions.drop')).status).toBe(404)
     expect((await server.fetch('/api/nothing')).status).toBe(404)
+    expect((await server.fetch('/assets/index-missing.js')).status).toBe(404)
   })
 
   it('shows an explanation page instead of the app when the browser has no token', async () => {

@@ -17,8 +17,10 @@ export interface BuildOptions {
   logger?: boolean
 }
 
+// A path with a file extension (a bundle, an icon) that was not found is a 404, never the SPA shell.
 const wantsHtml = (request: FastifyRequest) =>
-  request.method === 'GET' && !request.url.startsWith('/trpc') && !request.url.startsWith('/api/')
+  request.method === 'GET' && !request.url.startsWith('/trpc') && !request.url.startsWith('/api/') &&
+  !/\.[a-z0-9]{1,8}$/i.test(new URL(request.url, 'http://x').pathname)
 
 /**
  * The whole server, without listening: host guard everywhere but /healthz; the owner's scope

@@ -1,3 +1,99 @@
-export function App() {
-  return <main>Loupe</main>
+import { MemoryRouter, Navigate, Route, Router, useLocation, useNavigate, type MemoryHistory, type RouteSectionProps } from '@solidjs/router'
+import { createSignal, lazy, Match, Show, Suspense, Switch } from 'solid-js'
+import { AppHeader } from './components/app-header'
+import { AuthRequired } from './components/auth-required'
+import { DemoBanner } from './components/demo-banner'
+import { ShortcutSheet } from './components/shortcut-sheet'
+import { createStorageInfo, StorageInfoContext } from './features/storage/storage.data'
+import { useApi } from './lib/api-context'
+import { describeProblem } from './lib/errors'
+import { useKeys } from './lib/keys'
+import { ListMemoryProvider } from './lib/list-memory'
+import { NotFound } from './routes/not-found'
+
+const SessionsRoute = lazy(() => import('./routes/sessions').then((m) => ({ default: m.SessionsRoute })))
+const SessionRoute = lazy(() => import('./routes/session').then((m) => ({ default: m.SessionRoute })))
+const StorageRoute = lazy(() => import('./routes/storage').then((m) => ({ default: m.StorageRoute })))
+
+/** `g` then a letter within a second jumps between places; `?` opens the sheet. `/` is kept for search. */
+function useGlobalKeys(openHelp: () => void) {
+  const navigate = useNavigate()
+  let pendingG = 0
+  useKeys((event) => {
+    if (event.key === '?') {
+      event.preventDefault()
+      openHelp()
+      return
+    }
+    if (event.key === 'g') {
+      pendingG = Date.now()
+      return
+    }
+    if (Date.now() - pendingG < 1000) {
+      pendingG = 0
+      if (event.key === 's') navigate('/sessions')
+      else if (event.key === 'd') navigate('/storage')
+      else return
+      event.preventDefault()
+    }
+  })
+}
+
+function Shell(props: RouteSectionProps) {
+  const storage = createStorageInfo(useApi())
+  const [help, setHelp] = createSignal(false)
+  useGlobalKeys(() => setHelp(true))
+  const unauthorized = () => storage.error() !== undefined && describeProblem(storage.error()).kind === 'unauthorized'
+  return (
+    <StorageInfoContext.Provider value={storage}>
+      <ListMemoryProvider>
+      <div class="app">
+        <AppHeader info={storage.data()} onHelp={() => setHelp(true)} />
+        <Show when={storage.data()?.demo}>
+          <DemoBanner />
+        </Show>
+        <main class="app-main">
+          <Switch fallback={<Suspense fallback={<div class="page-loading" aria-busy="true" />}>{props.children}</Suspense>}>
+            <Match when={unauthorized()}>
+              <AuthRequired />
+            </Match>
+          </Switch>
+        </main>
+        <Show when={help()}>
+          <ShortcutSheet onClose={() => setHelp(false)} />
+        </Show>
+      </div>
+      </ListMemoryProvider>
+    </StorageInfoContext.Provider>
+  )
+}
+
+function Home() {
+  const location = useLocation()
+  return <Navigate href={`/sessions${location.search}`} />
+}
+
+function Routes() {
+  return (
+    <>
+      <Route path="/" component={Home} />
+      <Route path="/sessions" component={SessionsRoute} />
+      <Route path="/sessions/:id/:tab?" component={SessionRoute} />
+      <Route path="/storage" component={StorageRoute} />
+      <Route path="*404" component={NotFound} />
+    </>
+  )
+}
+
+/** The whole app; tests pass a memory history, the browser uses the address bar. */
+export function App(props: { history?: MemoryHistory }) {
+  return (
+    <Show when={props.history} fallback={<Router root={Shell}><Routes /></Router>}>
+      {(history) => (
+        <MemoryRouter root={Shell} history={history()}>
+          <Routes />
+        </MemoryRouter>
+      )}
+    </Show>
+  )
 }

@@ -1,0 +1,62 @@
+import { For } from 'solid-js'
+import { Modal } from './modal'
+
+const GROUPS: { title: string; keys: [string[], string][] }[] = [
+  {
+    title: 'Anywhere',
+    keys: [
+      [['?'], 'Show this sheet'],
+      [['g', 's'], 'Go to sessions'],
+      [['g', 'd'], 'Go to storage (database)'],
+      [['Esc'], 'Close a dialog, or go back'],
+    ],
+  },
+  {
+    title: 'Session list',
+    keys: [
+      [['j', '↓'], 'Next session'],
+      [['k', '↑'], 'Previous session'],
+      [['Enter'], 'Open the selected session'],
+      [['f'], 'Focus the filter box'],
+    ],
+  },
+  {
+    title: 'Session',
+    keys: [
+      [['j', 'k'], 'Next / previous message'],
+      [['t', 'b'], 'Transcript / Bytes tab'],
+      [['Home', 'End'], 'First / latest messages'],
+      [['Esc', '⌫'], 'Back to the list'],
+    ],
+  },
+]
+
+/** The keyboard shortcut reference, opened with `?`. */
+export function ShortcutSheet(props: { onClose: () => void }) {
+  return (
+    <Modal label="Keyboard shortcuts" onClose={props.onClose} class="shortcut-sheet">
+      <h2>Keyboard shortcuts</h2>
+      <div class="shortcut-groups">
+        <For each={GROUPS}>
+          {(group) => (
+            <section>
+              <h3>{group.title}</h3>
+              <dl>
+                <For each={group.keys}>
+                  {([keys, label]) => (
+                    <>
+                      <dt>
+                        <For each={keys}>{(key) => <kbd>{key}</kbd>}</For>
+                      </dt>
+                      <dd>{label}</dd>
+                    </>
+                  )}
+                </For>
+              </dl>
+            </section>
+          )}
+        </For>
+      </div>
+    </Modal>
+  )
+}

@@ -1,0 +1,65 @@
+import { A } from '@solidjs/router'
+import { For, Show } from 'solid-js'
+import { RelativeTime } from '../../components/relative-time'
+import { formatBytes, formatCost, formatCount, plural } from '../../lib/format'
+import { sessionHref } from '../../lib/links'
+import { totalBytes } from './session-row'
+import type { SessionDetail } from './sessions.data'
+
+export interface SessionHeaderProps {
+  detail: SessionDetail
+  listHref: string
+}
+
+const titleOf = (s: { title: string }) => s.title.trim() || 'Untitled session'
+
+/** Title, where it came from, what it holds; plus banners for a staged revert or work in progress. */
+export function SessionHeader(props: SessionHeaderProps) {
+  const s = () => props.detail.session
+  const tokens = () => s().tokens.input + s().tokens.output + s().tokens.reasoning + s().tokens.cacheRead + s().tokens.cacheWrite
+  const revert = () => (typeof s().revert?.messageID === 'string' ? (s().revert?.messageID as string) : undefined)
+  return (
+    <header class="session-header">
+      <nav class="breadcrumbs" aria-label="Breadcrumb">
+        <A href={props.listHref}>Sessions</A>
+        <Show when={props.detail.parent}>
+          {(parent) => (
+            <>
+              <span aria-hidden="true">/</span>
+              <A href={sessionHref(parent())}>{titleOf(parent())}</A>
+            </>
+          )}
+        </Show>
+      </nav>
+      <h1 class="session-name">{titleOf(s())}</h1>
+      <div class="session-meta">
+        <span title={s().directory}>{s().directory.split('/').filter(Boolean).slice(-2).join('/')}</span>
+        <span>{plural(s().stats.messages, 'message')}</span>
+        <span title="Stored bytes: content plus event log">{formatBytes(totalBytes(s()))}</span>
+        <Show when={tokens() > 0}>
+          <span>{formatCount(tokens())} tokens</span>
+        </Show>
+        <Show when={s().cost > 0}>
+          <span>{formatCost(s().cost)}</span>
+        </Show>
+        <span>updated <RelativeTime at={s().timeUpdated} /></span>
+        <span class="chip chip-muted" title={`Stored by OpenCode ${s().storage === 'v2' ? '2.x' : '1.x'} (version ${s().version})`}>{s().storage === 'v2' ? '2.x' : '1.x'}</span>
+      </div>
+      <Show when={props.detail.children.length > 0}>
+        <div class="subagents">
+          <span class="muted">Subagents</span>
+          <For each={props.detail.children}>{(child) => <A class="chip chip-link" href={sessionHref(child)}>{titleOf(child)}</A>}</For>
+        </div>
+      </Show>
+      <Show when={revert()}>
+        <div class="banner banner-warn" role="note">
+          <strong>A revert is staged.</strong> OpenCode hides the messages from the marked one onward until the revert is undone or
+          committed. They are shown here, marked “reverted”.
+        </div>
+      </Show>
+      <Show when={s().timeCompacting !== null || s().timeSuspended !== null}>
+        <div class="banner banner-info" role="note">OpenCode is working on this session right now; what you see may change.</div>
+      </Show>
+    </header>
+  )
+}

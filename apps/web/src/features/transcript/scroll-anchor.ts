@@ -1,0 +1,40 @@
+import { isValidId } from '../../lib/links'
+
+export interface ScrollAnchor {
+  id: string
+  /** Pixels from the scroller's top edge to the message's top edge. */
+  offset: number
+}
+
+const messageEl = (scroller: HTMLElement, id: string) =>
+  isValidId(id) ? scroller.querySelector<HTMLElement>(`[data-message-id="${id}"]`) : null
+
+/** The first message at least partly visible, and where it sits. */
+export function captureAnchor(scroller: HTMLElement): ScrollAnchor | undefined {
+  const top = scroller.getBoundingClientRect().top
+  for (const el of scroller.querySelectorAll<HTMLElement>('[data-message-id]')) {
+    const rect = el.getBoundingClientRect()
+    if (rect.bottom > top + 1) return { id: el.dataset.messageId ?? '', offset: rect.top - top }
+  }
+  return undefined
+}
+
+/** Put the anchored message back where it was after pages were added or dropped above it. */
+export function restoreAnchor(scroller: HTMLElement, anchor: ScrollAnchor | undefined) {
+  if (!anchor) return
+  const el = messageEl(scroller, anchor.id)
+  if (!el) return
+  const top = scroller.getBoundingClientRect().top
+  scroller.scrollTop += el.getBoundingClientRect().top - top - anchor.offset
+}
+
+/** Scroll a message (and optionally one of its parts) into view; false when it is not rendered. */
+export function revealMessage(scroller: HTMLElement, id: string, part?: string, block: ScrollLogicalPosition = 'start'): boolean {
+  const el = messageEl(scroller, id)
+  if (!el) return false
+  const partEl = part ? [...el.querySelectorAll<HTMLElement>('[data-part]')].find((p) => p.dataset.part === part) : undefined
+  ;(partEl ?? el).scrollIntoView({ block: partEl ? 'center' : block })
+  return true
+}
+
+export const distanceToBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight

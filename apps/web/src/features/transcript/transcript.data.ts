@@ -1,0 +1,103 @@
+import type { NativeMessage, StorageGeneration } from '@loupe/domain'
+import { batch, createMemo, createSignal, onCleanup, type Accessor } from 'solid-js'
+import type { Api, RouterInputs } from '../../lib/trpc'
+
+/** A session as the API addresses it; without `storage` the API prefers the 2.x copy. */
+export interface TranscriptRef {
+  sessionID: string
+  storage?: StorageGeneration
+}
+
+interface Page {
+  messages: NativeMessage[]
+  older: string | null
+  newer: string | null
+}
+
+export type TranscriptStart = { around: string } | { anchor: 'latest' | 'earliest' }
+
+export interface TranscriptWindow {
+  messages: Accessor<NativeMessage[]>
+  total: Accessor<number>
+  loading: Accessor<'open' | 'older' | 'newer' | false>
+  error: Accessor<unknown>
+  hasOlder: Accessor<boolean>
+  hasNewer: Accessor<boolean>
+  open: (start: TranscriptStart) => Promise<void>
+  /** Resolve true when pages were added; the caller keeps the scroll position. */
+  loadOlder: () => Promise<boolean>
+  loadNewer: () => Promise<boolean>
+}
+
+export interface TranscriptOptions {
+  pageSize?: number
+  /** Pages kept in the DOM; the far end is dropped beyond this, so a 10,000-message session stays light. */
+  maxPages?: number
+}
+
+/**
+ * A sliding window of transcript pages. Each page keeps its own cursors, so dropping pages at
+ * one end still leaves valid cursors to load them again.
+ */
+export function createTranscript(api: Api, ref: Accessor<TranscriptRef>, options: TranscriptOptions = {}): TranscriptWindow {
+  const pageSize = options.pageSize ?? 50
+  const maxPages = options.maxPages ?? 4
+  const [pages, setPages] = createSignal<Page[]>([])
+  const [total, setTotal] = createSignal(0)
+  const [loading, setLoading] = createSignal<'open' | 'older' | 'newer' | false>(false)
+  const [error, setError] = createSignal<unknown>()
+  let controller: AbortController | undefined
+  onCleanup(() => controller?.abort())
+
+  async function fetchPage(kind: 'open' | 'older' | 'newer', extra: Partial<RouterInputs['sessions']['messages']>) {
+    if (kind !== 'open' && loading()) return undefined
+    controller?.abort()
+    const mine = (controller = new AbortController())
+    batch(() => {
+      setLoading(kind)
+      setError(undefined)
+    })
+    try {
+      const page = await api.sessions.messages.query({ ...ref(), limit: pageSize, ...extra }, { signal: mine.signal })
+      if (mine.signal.aborted) return undefined
+      setTotal(page.total)
+      return page
+    } catch (caught) {
+      if (!mine.signal.aborted) setError(caught)
+      return undefined
+    } finally {
+      if (!mine.signal.aborted) setLoading(false)
+    }
+  }
+
+  const messages = createMemo(() => pages().flatMap((p) => p.messages))
+  return {
+    messages,
+    total,
+    loading,
+    error,
+    hasOlder: () => (pages()[0]?.older ?? null) !== null,
+    hasNewer: () => (pages().at(-1)?.newer ?? null) !== null,
+    async open(start) {
+      setPages([])
+      const page = await fetchPage('open', start)
+      if (page) setPages([page])
+    },
+    async loadOlder() {
+      const cursor = pages()[0]?.older
+      if (!cursor) return false
+      const page = await fetchPage('older', { cursor })
+      if (!page || page.messages.length === 0) return false
+      setPages((current) => [page, ...current].slice(0, maxPages))
+      return true
+    },
+    async loadNewer() {
+      const cursor = pages().at(-1)?.newer
+      if (!cursor) return false
+      const page = await fetchPage('newer', { cursor })
+      if (!page || page.messages.length === 0) return false
+      setPages((current) => [...current, page].slice(-maxPages))
+      return true
+    },
+  }
+}

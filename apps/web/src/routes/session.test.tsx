@@ -1,0 +1,27 @@
+import { screen, waitFor } from '@solidjs/testing-library'
+import { describe, expect, it } from 'vitest'
+import { realApi, renderApp } from '../../test/real-api'
+import { sessionByTitle } from '../../test/sessions'
+
+describe('SessionRoute', () => {
+  it('shows the header, subagents and the transcript of a real session', async () => {
+    const session = await sessionByTitle(realApi(), 'Screenshot vs architecture diagram')
+    renderApp(`/sessions/${session.id}?storage=v1`)
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Screenshot vs architecture diagram')
+    expect(await screen.findByText('Find word counting code (@explore subagent)')).toBeTruthy()
+    await waitFor(() => expect(document.querySelectorAll('[data-message-id]')).toHaveLength(4))
+    expect(document.querySelectorAll('.thumb img')).toHaveLength(2)
+  })
+
+  it('opens the Bytes tab from the URL and draws the chart', async () => {
+    const session = await sessionByTitle(realApi(), 'Slugify helper in slug-2.js')
+    renderApp(`/sessions/${session.id}/bytes?storage=v1`)
+    await waitFor(() => expect(document.querySelectorAll('svg.stacked-bar rect').length).toBeGreaterThan(3))
+    expect(screen.getByRole('region', { name: 'By part type' }).textContent).toContain('Tool calls')
+  })
+
+  it('says so when the session does not exist', async () => {
+    renderApp('/sessions/ses_missing0000000000000000?storage=v1')
+    expect(await screen.findByText('Session not found')).toBeTruthy()
+  })
+})

@@ -1,0 +1,89 @@
+import { A, useNavigate, useParams, useSearchParams } from '@solidjs/router'
+import { createEffect, createMemo, For, Match, Show, Switch } from 'solid-js'
+import { EmptyState } from '../components/empty-state'
+import { ErrorPanel } from '../components/error-panel'
+import { BytesTab } from '../features/bytes/bytes-tab'
+import { SessionHeader } from '../features/sessions/session-header'
+import { createSessionDetail } from '../features/sessions/sessions.data'
+import { Transcript } from '../features/transcript/transcript'
+import { useApi } from '../lib/api-context'
+import { describeProblem } from '../lib/errors'
+import { useKeys } from '../lib/keys'
+import { isStorage, isValidId, sessionHref, type SessionTab } from '../lib/links'
+import { useListMemory } from '../lib/list-memory'
+import { useTitle } from '../lib/title'
+
+/** Tabs of a session; Gallery joins here as one more entry. */
+const TABS: { id: SessionTab; label: string; key: string }[] = [
+  { id: 'transcript', label: 'Transcript', key: 't' },
+  { id: 'bytes', label: 'Bytes', key: 'b' },
+]
+
+type SessionSearch = { storage?: string; m?: string; part?: string }
+
+/** `/sessions/:id[/:tab]?storage=&m=&part=`. */
+export function SessionRoute() {
+  const api = useApi()
+  const navigate = useNavigate()
+  const listHref = useListMemory().href
+  const params = useParams<{ id: string; tab?: string }>()
+  const [search, setSearch] = useSearchParams<SessionSearch>()
+  const ref = createMemo(() => ({ sessionID: params.id, ...(isStorage(search.storage) ? { storage: search.storage } : {}) }))
+  const tab = (): SessionTab | undefined => (params.tab === undefined ? 'transcript' : TABS.find((t) => t.id === params.tab)?.id)
+  const detail = createSessionDetail(api, () => (isValidId(params.id) ? ref() : null))
+  const link = (id: SessionTab) => sessionHref({ id: params.id, storage: detail.data()?.session.storage ?? (isStorage(search.storage) ? search.storage : 'v1') }, { tab: id })
+
+  createEffect(() => {
+    const storage = detail.data()?.session.storage
+    if (storage && search.storage !== storage) setSearch({ storage }, { replace: true })
+  })
+
+  useKeys((event) => {
+    const target = TABS.find((t) => t.key === event.key)
+    if (target) navigate(link(target.id))
+    else if (event.key === 'Escape' || event.key === 'Backspace') navigate(listHref())
+    else return
+    event.preventDefault()
+  })
+
+  const notFound = () => !isValidId(params.id) || tab() === undefined || (detail.error() !== undefined && describeProblem(detail.error()).kind === 'not_found')
+  useTitle(() => detail.data()?.session.title || (notFound() ? 'Session not found' : undefined))
+  return (
+    <div class="page session-page">
+      <Switch>
+        <Match when={notFound()}>
+          <EmptyState title="Session not found" icon="?" action={<A class="button" href={listHref()}>Back to sessions</A>}>
+            <p>There is no session <code>{params.id}</code> in this database. It may have been deleted in OpenCode, or the link is from another machine.</p>
+          </EmptyState>
+        </Match>
+        <Match when={detail.error()}>
+          <ErrorPanel error={detail.error()} onRetry={detail.refetch} />
+        </Match>
+        <Match when={detail.data()}>
+          {(data) => (
+            <>
+              <SessionHeader detail={data()} listHref={listHref()} />
+              <nav class="tabs" aria-label="Session views">
+                <For each={TABS}>
+                  {(t) => (
+                    <A href={link(t.id)} class="tab" classList={{ active: tab() === t.id }} aria-current={tab() === t.id ? 'page' : undefined}>
+                      {t.label} <kbd>{t.key}</kbd>
+                    </A>
+                  )}
+                </For>
+              </nav>
+              <Show when={tab() === 'transcript'} fallback={<BytesTab session={ref()} />}>
+                <Transcript
+                  session={{ sessionID: data().session.id, storage: data().session.storage }}
+                  target={{ ...(isValidId(search.m) ? { m: search.m } : {}), ...(search.part ? { part: search.part } : {}) }}
+                  revertMessageID={typeof data().session.revert?.messageID === 'string' ? (data().session.revert?.messageID as string) : undefined}
+                  onPosition={(m) => setSearch({ m, part: undefined }, { replace: true })}
+                />
+              </Show>
+            </>
+          )}
+        </Match>
+      </Switch>
+    </div>
+  )
+}

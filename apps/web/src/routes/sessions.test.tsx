@@ -1,0 +1,49 @@
+import { fireEvent, screen, waitFor } from '@solidjs/testing-library'
+import { describe, expect, it } from 'vitest'
+import { renderApp } from '../../test/real-api'
+
+const titles = () => [...document.querySelectorAll('.session-title-text')].map((el) => el.textContent)
+
+describe('SessionsRoute', () => {
+  it('filters by title as you type and keeps the search in the URL', async () => {
+    const { history } = renderApp('/sessions')
+    await screen.findByText('Repository tour')
+    fireEvent.input(screen.getByPlaceholderText('Filter by title…'), { target: { value: 'config' } })
+    await waitFor(() => expect(titles()).toEqual(['Config loader startup error']))
+    expect(history.get()).toContain('q=config')
+  })
+
+  it('restores filters from the URL and explains an empty result', async () => {
+    renderApp('/sessions?q=zzz-nothing')
+    expect(await screen.findByText('No sessions match')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }))
+    expect(await screen.findByText('Repository tour')).toBeTruthy()
+  })
+
+  it('hides subagent sessions unless asked, and filters by project', async () => {
+    renderApp('/sessions')
+    await screen.findByText('Repository tour')
+    expect(titles()).not.toContain('Find word counting code (@explore subagent)')
+    fireEvent.click(screen.getByLabelText('Subagents'))
+    await screen.findByText('Find word counting code (@explore subagent)')
+
+    const select = screen.getByLabelText('Project') as HTMLSelectElement
+    await waitFor(() => expect(select.options.length).toBeGreaterThan(1))
+    const tally2 = [...select.options].find((o) => o.textContent?.startsWith('tally-2'))
+    fireEvent.change(select, { target: { value: tally2?.value } })
+    await waitFor(() => expect(titles()).not.toContain('Repository tour'))
+    expect(titles()).toContain('Screenshot vs architecture diagram')
+  })
+
+  it('moves the selection with j and k and opens it with Enter', async () => {
+    const { history } = renderApp('/sessions')
+    await screen.findByText('Repository tour')
+    fireEvent.keyDown(document.body, { key: 'j' })
+    fireEvent.keyDown(document.body, { key: 'j' })
+    fireEvent.keyDown(document.body, { key: 'k' })
+    const selected = document.querySelector('.session-row.selected')
+    expect(selected).toBe(document.querySelectorAll('.session-row')[1])
+    fireEvent.keyDown(document.body, { key: 'Enter' })
+    await waitFor(() => expect(history.get()).toMatch(/^\/sessions\/ses_\w+\?storage=v[12]$/))
+  })
+})

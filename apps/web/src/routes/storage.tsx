@@ -1,0 +1,64 @@
+import { For, Match, Show, Switch } from 'solid-js'
+import { ErrorPanel } from '../components/error-panel'
+import { ListSkeleton } from '../components/skeleton'
+import { useStorageInfo } from '../features/storage/storage.data'
+import { formatBytes } from '../lib/format'
+import { useTitle } from '../lib/title'
+
+/** `/storage`: which file Loupe opened, what is in it, and what Loupe may do with it. */
+export function StorageRoute() {
+  const storage = useStorageInfo()
+  useTitle(() => 'Storage')
+  return (
+    <div class="page page-narrow storage-page">
+      <div class="page-head">
+        <h1>Storage</h1>
+        <button type="button" class="button button-quiet" onClick={() => storage.refetch()} disabled={storage.loading()}>
+          Refresh
+        </button>
+      </div>
+      <Switch>
+        <Match when={storage.error()}>
+          <ErrorPanel error={storage.error()} onRetry={storage.refetch} />
+        </Match>
+        <Match when={storage.data()}>
+          {(info) => (
+            <>
+              <Show when={!info().supported.read || !info().supported.write}>
+                <div class="banner banner-warn" role="note">
+                  <strong>{info().supported.read ? 'Read-only.' : 'Not readable.'}</strong>{' '}
+                  {info().supported.reasons.join('; ') || 'Loupe will not change this file.'}
+                </div>
+              </Show>
+              <dl class="facts">
+                <dt>Database</dt>
+                <dd><code class="path">{info().path}</code>{info().demo ? ' (demo)' : ''}</dd>
+                <dt>Size</dt>
+                <dd>{formatBytes(info().sizeBytes)}<Show when={info().walBytes > 0}> + {formatBytes(info().walBytes)} write-ahead log</Show></dd>
+                <dt>Storage</dt>
+                <dd>
+                  <For each={info().generations}>
+                    {(g) => <span class="chip">{g.generation === 'v2' ? 'OpenCode 2.x' : 'OpenCode 1.x'}{g.experimental ? ' (experimental)' : ''}</span>}
+                  </For>
+                </dd>
+                <dt>Written by</dt>
+                <dd>{info().opencodeVersions.length ? info().opencodeVersions.map((v) => `OpenCode ${v}`).join(', ') : 'unknown version'}</dd>
+                <dt>Migrations</dt>
+                <dd>{info().migrations.count} applied, last <code>{info().migrations.last ?? '—'}</code><Show when={info().migrations.unknown.length > 0}> · {info().migrations.unknown.length} unknown</Show></dd>
+                <dt>Event log</dt>
+                <dd>{info().eventLog ? 'present: every change is also kept as an event' : 'absent'}</dd>
+                <dt>Access</dt>
+                <dd>{info().supported.write ? 'Read and write' : info().supported.read ? 'Read-only' : 'None'}</dd>
+                <dt>Serving</dt>
+                <dd>{info().lan.host}:{info().lan.port}<Show when={info().lan.addresses.length > 0}> · LAN {info().lan.addresses.join(', ')}</Show></dd>
+              </dl>
+            </>
+          )}
+        </Match>
+        <Match when={true}>
+          <ListSkeleton rows={6} />
+        </Match>
+      </Switch>
+    </div>
+  )
+}

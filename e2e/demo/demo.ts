@@ -1,0 +1,131 @@
+// `npm run demo`: start Loupe over a copy of the real-OpenCode fixture and walk through it in
+// Chromium, writing screenshots (and a video when this Playwright can record) to artifacts/demo/.
+// DEMO_HEADED=1 shows the browser window; DEMO_SLOWMO=ms paces each action (default 250 headed).
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test'
+import { LONG_SESSION_TITLE, startLoupe } from '../support/loupe-server.js'
+
+const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'demo')
+const headed = process.env.DEMO_HEADED === '1'
+const slowMo = Number(process.env.DEMO_SLOWMO ?? (headed ? 250 : 0))
+const viewport = { width: 1440, height: 900 }
+const say = (line: string) => process.stdout.write(`[demo] ${line}\n`)
+
+async function openContext(browser: Browser, scheme: 'dark' | 'light'): Promise<{ context: BrowserContext; page: Page; video: boolean }> {
+  const base = { viewport, colorScheme: scheme, deviceScaleFactor: 1 } as const
+  const recording = await browser.newContext({ ...base, recordVideo: { dir: path.join(out, 'video'), size: viewport } })
+  try {
+    return { context: recording, page: await recording.newPage(), video: true }
+  } catch (error) {
+    await recording.close().catch(() => {})
+    say(`no video: ${(error as Error).message.split('\n')[0]}`)
+    say('  (Playwright records through its own ffmpeg build, which `npx playwright install ffmpeg` would download; Loupe never downloads browsers.)')
+    const context = await browser.newContext(base)
+    return { context, page: await context.newPage(), video: false }
+  }
+}
+
+async function tour(page: Page, baseURL: string, token: string, shot: (name: string) => Promise<void>) {
+  await page.goto(`${baseURL}/?token=${token}`)
+  await page.locator('.session-row').first().waitFor()
+  await shot('01-sessions')
+
+  await page.getByPlaceholder('Filter by title…').pressSequentially('screen', { delay: headed ? 90 : 0 })
+  await page.locator('.session-row', { hasText: 'Screenshot vs architecture diagram' }).waitFor()
+  await page.waitForTimeout(300)
+  await shot('02-filtered')
+
+  await page.locator('.session-row', { hasText: 'Screenshot vs architecture diagram' }).click()
+  await page.locator('.thumb img').first().waitFor()
+  await page.locator('.transcript').evaluate((el) => el.scrollTo({ top: 0 }))
+  await shot('03-session')
+
+  await page.locator('.tool-call', { hasText: 'architecture.png' }).first().locator('.collapsible-summary').click()
+  await page.locator('.reasoning .collapsible-summary').first().click()
+  await shot('04-tool-expanded')
+
+  await page.locator('.thumb').last().click()
+  await page.locator('dialog.lightbox img').waitFor()
+  await shot('05-image')
+  await page.keyboard.press('Escape')
+
+  await page.keyboard.press('b')
+  await page.locator('svg.stacked-bar').waitFor()
+  await shot('06-bytes')
+
+  await page.keyboard.press('Escape')
+  await page.getByPlaceholder('Filter by title…').fill('')
+  await page.locator('.session-row', { hasText: LONG_SESSION_TITLE }).click()
+  await page.locator('[data-message-id]').first().waitFor()
+  await shot('07-long-transcript')
+  for (let i = 0; i < 3; i++) {
+    const before = await page.locator('[data-message-id]').count()
+    await page.locator('.transcript').evaluate((el) => el.scrollBy({ top: -el.scrollTop + 40, behavior: 'instant' }))
+    await page.waitForFunction((n) => document.querySelectorAll('[data-message-id]').length > n, before, { timeout: 10_000 }).catch(() => {})
+  }
+  await shot('08-long-transcript-scrolled')
+
+  await page.keyboard.press('?')
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor()
+  await shot('09-shortcuts')
+  await page.keyboard.press('Escape')
+
+  await page.keyboard.press('g')
+  await page.keyboard.press('d')
+  await page.getByRole('heading', { name: 'Storage' }).waitFor()
+  await shot('10-storage')
+}
+
+async function main() {
+  fs.rmSync(out, { recursive: true, force: true })
+  fs.mkdirSync(out, { recursive: true })
+  const wantHeaded = headed && !!process.env.DISPLAY
+  if (headed && !wantHeaded) say('DEMO_HEADED=1 but there is no $DISPLAY: running headless.')
+  const server = await startLoupe({ longMessages: 600 })
+  say(`Loupe is running at ${server.baseURL}/?token=${server.token} (pid ${server.pid})`)
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: !wantHeaded,
+    slowMo,
+    args: ['--disable-gpu', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  const written: string[] = []
+  try {
+    const { context, page, video } = await openContext(browser, 'dark')
+    const shot = async (name: string) => {
+      const file = path.join(out, `${name}.png`)
+      await page.screenshot({ path: file })
+      written.push(file)
+      say(`screenshot ${path.relative(process.cwd(), file)}`)
+    }
+    await tour(page, server.baseURL, server.token, shot)
+    await context.close()
+    if (video) {
+      const file = await page.video()?.path()
+      if (file) say(`video ${path.relative(process.cwd(), file)}`)
+    }
+
+    const light = await browser.newContext({ viewport, colorScheme: 'light' })
+    const lightPage = await light.newPage()
+    await lightPage.goto(`${server.baseURL}/?token=${server.token}`)
+    await lightPage.locator('.session-row', { hasText: 'Screenshot vs architecture diagram' }).click()
+    await lightPage.locator('.thumb img').first().waitFor()
+    await lightPage.locator('.transcript').evaluate((el) => el.scrollTo({ top: 0 }))
+    const file = path.join(out, '11-light-session.png')
+    await lightPage.screenshot({ path: file })
+    written.push(file)
+    say(`screenshot ${path.relative(process.cwd(), file)}`)
+    await light.close()
+  } finally {
+    await browser.close()
+    await server.stop()
+  }
+  say(`done: ${written.length} screenshots in ${path.relative(process.cwd(), out)}`)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[demo] failed: ${(error as Error).stack ?? String(error)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,16 @@
+export declare const repoRoot: string
+export declare function freePort(): Promise<number>
+export interface LoupeServerProcess {
+  baseURL: string
+  token: string
+  pid: number
+  output: () => string
+  stop: () => Promise<void>
+}
+export declare function startLoupeServer(options: {
+  db: string
+  dir: string
+  token?: string
+  verbose?: boolean
+  readyTimeoutMs?: number
+}): Promise<LoupeServerProcess>
