@@ -3,6 +3,7 @@ import { createEffect, createMemo, For, Match, Show, Switch } from 'solid-js'
 import { EmptyState } from '../components/empty-state'
 import { ErrorPanel } from '../components/error-panel'
 import { BytesTab } from '../features/bytes/bytes-tab'
+import { ImagesConversation } from '../features/images-conversation/images-conversation'
 import { SessionHeader } from '../features/sessions/session-header'
 import { createSessionDetail } from '../features/sessions/sessions.data'
 import { Transcript } from '../features/transcript/transcript'
@@ -63,6 +64,9 @@ export function SessionRoute() {
           {(data) => (
             <>
               <SessionHeader detail={data()} listHref={listHref()} />
+              <div class="session-images-convo">
+                <ImagesConversation directory={data().session.directory} place="this directory" />
+              </div>
               <nav class="tabs" aria-label="Session views">
                 <For each={TABS}>
                   {(t) => (

@@ -122,7 +122,7 @@ function unreachable(server: OpenCodeServer, error: unknown): ServerProblem {
   const refused = code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH'
   return {
     reason: refused ? `No OpenCode server answered at ${server.url}.` : `Loupe could not reach OpenCode at ${server.url}: ${cause?.message ?? (error as Error).message}`,
-    hint: START_HINT,
+    hint: `Start OpenCode's server there (\`opencode serve --port ${new URL(server.url).port || '80'}\`, on the same database Loupe opened), or restart Loupe with the \`--opencode-url\` of the one that runs.`,
   }
 }
 
