@@ -13,7 +13,7 @@ async function loupeWithOpenCode(options: { password?: string } = {}) {
   const deps = await createTestDeps((await realFixture()).db)
   const opencode = await startOpenCodeServe({ dbPath: deps.opencode.path, password: options.password })
   const useServer = (password: string | null, url = opencode.url) => {
-    deps.conversation.server = createOpenCodeServer({ url, username: null, password, timeoutMs: 15_000 })
+    deps.conversation.server = createOpenCodeServer({ url, username: null, password, timeoutMs: 30_000 })
   }
   useServer(options.password ?? null)
   return { deps, opencode, caller: createCaller({ deps }), useServer }
@@ -151,7 +151,7 @@ describe('the Images conversation through the real OpenCode 1.18.33', () => {
       expect(await other.caller.conversation.images({ directory: there.dir, mode: 'open' })).toMatchObject({ status: 'created' })
       expect(marked(there.dir, other.deps)).toHaveLength(1)
     } finally {
-      deps.conversation.server = createOpenCodeServer({ url: opencode.url, username: null, password: null, timeoutMs: 15_000 })
+      deps.conversation.server = createOpenCodeServer({ url: opencode.url, username: null, password: null, timeoutMs: 30_000 })
       await other.opencode.stop()
       other.deps.cleanup()
     }

@@ -29,7 +29,7 @@ export function createOpenCodeServer(options: { url: string | null; username: st
   const authorization = options.password
     ? `Basic ${Buffer.from(`${options.username || 'opencode'}:${options.password}`, 'utf8').toString('base64')}`
     : null
-  return { url: options.url.replace(/\/+$/, ''), authorization, timeoutMs: options.timeoutMs ?? 10_000 }
+  return { url: options.url.replace(/\/+$/, ''), authorization, timeoutMs: options.timeoutMs ?? 20_000 }
 }
 
 /** The Session info OpenCode answers (1.18.33 `components.schemas.Session`), as far as Loupe relies on it. */
