@@ -55,7 +55,8 @@ export function probeSchema(db: SqliteDb): StorageLayout {
       if (missing.length) problems.push(`table ${table} lacks column(s) ${missing.join(', ')}`)
       return has.has(table) && missing.length === 0
     }
-    const generations = detectGenerations(has, hasColumns)
+    const hasRows = (table: string) => db.getSql(`SELECT 1 FROM ${table} LIMIT 1`) !== undefined
+    const generations = detectGenerations(has, hasColumns, hasRows)
     const prefix = tables.map((t) => PREFIXED.exec(t)?.[1]).find((p) => p !== undefined) ?? null
     if (prefix) problems.push(`tables carry the prefix "${prefix}", which Loupe does not support`)
     const migrationIds = has.has('migration')
@@ -88,7 +89,7 @@ export function probeSchema(db: SqliteDb): StorageLayout {
   })
 }
 
-function detectGenerations(has: Set<string>, hasColumns: (t: string) => boolean): GenerationLayout[] {
+function detectGenerations(has: Set<string>, hasColumns: (t: string) => boolean, hasRows: (t: string) => boolean): GenerationLayout[] {
   const out: GenerationLayout[] = []
   const v1 = has.has('session') && hasColumns('session') && hasColumns('message') && hasColumns('part')
   if (v1) out.push({ generation: 'v1', sessionTable: 'session', experimental: false })
@@ -96,9 +97,10 @@ function detectGenerations(has: Set<string>, hasColumns: (t: string) => boolean)
     if (hasColumns('session_v2') && hasColumns('session_message')) {
       out.push({ generation: 'v2', sessionTable: 'session_v2', experimental: false })
     }
-  } else if (v1 && has.has('session_message') && hasColumns('session_message')) {
+  } else if (v1 && has.has('session_message') && hasColumns('session_message') && hasRows('session_message')) {
     // 1.18 writes 2.x-shaped rows for sessions run through /api/session; those sessions are the
-    // `session` rows that own session_message rows (and have no message/part rows).
+    // `session` rows that own session_message rows (and have no message/part rows). Every 1.18.33
+    // file has the (normally empty) table, so only its rows mark this generation (§3).
     out.push({ generation: 'v2', sessionTable: 'session', experimental: true })
   }
   return out
