@@ -2,18 +2,9 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { ensureOpencode, isolatedEnv, writeConfig } from '../../../tools/opencode-real/generate.mjs'
 import { tempDir } from './harness.js'
-
-/** The parts of the vendored harness (tools/opencode-real/generate.mjs, untyped) used here. */
-interface Harness {
-  ensureOpencode(options: { cache: string; version: string }): string
-  isolatedEnv(work: string, configPath: string): Record<string, string>
-  writeConfig(file: string, mockUrl: string): void
-}
-const HARNESS = new URL('../../../tools/opencode-real/generate.mjs', import.meta.url).href
-const loadHarness = async () => (await import(HARNESS)) as Harness
-
-export const OPENCODE_VERSION = '1.18.33'
+import { OPENCODE_VERSION } from './real-opencode.js'
 
 /** Git for tests: this process's PATH, an isolated HOME, no system config. */
 export function gitEnvForTests(home: string) {
@@ -30,18 +21,18 @@ export interface OpenCodeServe {
 
 /**
  * The real `opencode serve` (1.18.33) on 127.0.0.1:0 over `dbPath` (OPENCODE_DB), with HOME and
- * every XDG dir isolated and no model reachable (nothing here prompts). With `password` the server
- * requires HTTP Basic (`opencode:<password>`). Stopped by its pid only.
+ * every XDG dir isolated and no model reachable (nothing here prompts). Unlike startRealOpenCode it
+ * can require a password (HTTP Basic `opencode:<password>`, which the harness's health poll cannot
+ * send) and its `api` takes any method (PATCH archives a session). Stopped by its pid only.
  */
 export async function startOpenCodeServe(options: { dbPath: string; password?: string }): Promise<OpenCodeServe> {
-  const harness = await loadHarness()
   const cache = path.resolve(process.env.OPENCODE_REAL_CACHE ?? path.join(os.homedir(), '.cache', 'opencode-real'))
-  const bin = harness.ensureOpencode({ cache, version: OPENCODE_VERSION })
+  const bin = ensureOpencode({ cache, version: OPENCODE_VERSION })
   const work = tempDir('loupe-opencode-')
   const configPath = path.join(work, 'config', 'opencode', 'opencode.json')
-  const env = { ...harness.isolatedEnv(work, configPath), OPENCODE_DB: options.dbPath }
+  const env = { ...isolatedEnv(work, configPath), OPENCODE_DB: options.dbPath }
   if (options.password) Object.assign(env, { OPENCODE_SERVER_PASSWORD: options.password })
-  harness.writeConfig(configPath, 'http://127.0.0.1:9/v1')
+  writeConfig(configPath, 'http://127.0.0.1:9/v1')
   const cwd = path.join(work, 'cwd')
   fs.mkdirSync(cwd)
   const logFile = path.join(work, 'opencode.log')
