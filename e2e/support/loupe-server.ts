@@ -6,6 +6,8 @@ import { repoRoot, startLoupeServer } from '../../tools/loupe-server.mjs'
 import { addLongSession } from './long-session.js'
 
 export const LONG_SESSION_TITLE = 'Long transcript (paging demo)'
+/** 40 copies of the real image session: 80 images over 120 assistant messages, so the gallery pages. */
+export const GALLERY_SESSION_TITLE = 'Diagram review (gallery paging)'
 
 export interface LoupeServer {
   baseURL: string
@@ -36,6 +38,7 @@ export async function startLoupe(options: StartOptions = {}): Promise<LoupeServe
     const db = path.join(dir, 'opencode.db')
     fs.copyFileSync(path.join(fixture, 'opencode.db'), db)
     const long = addLongSession(db, { sourceTitle: 'Slugify helper in slug-2.js', messages: options.longMessages ?? 400, title: LONG_SESSION_TITLE })
+    addLongSession(db, { sourceTitle: 'Screenshot vs architecture diagram', messages: 160, title: GALLERY_SESSION_TITLE })
     const server = await startLoupeServer({ db, dir, token: 'e2e-token', verbose: options.verbose ?? false })
     const stop = async () => {
       await server.stop()

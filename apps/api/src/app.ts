@@ -3,12 +3,16 @@ import { LIMITS } from '@loupe/domain'
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
 import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import { TRPCError } from '@trpc/server'
+import path from 'node:path'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { AppDeps } from './deps.js'
 import { isAppError } from './errors.js'
+import { registerGalleryRoutes } from './features/gallery/gallery.routes.js'
+import { createThumbnailer } from './features/gallery/thumbnails.js'
 import { createOwnerAuth } from './http/auth.js'
 import { createHostGuard } from './http/host-guard.js'
 import { createSpa, unauthorizedPage } from './http/spa.js'
+import { shareRoutes } from './share/share.routes.js'
 import { appRouter, type AppRouter } from './trpc/app-router.js'
 import { createContextFactory } from './trpc/context.js'
 import { APP_ERROR_TO_TRPC } from './trpc/errors.js'
@@ -35,6 +39,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const guard = createHostGuard(deps.config.allowedHostNames, deps.config.port)
   const auth = createOwnerAuth(deps.config.token)
   const spa = createSpa(deps.config.webRoot)
+  const thumbnails = createThumbnailer(path.join(deps.config.dataDir, 'thumbnails'))
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = isAppError(error)
@@ -79,7 +84,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         },
       } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
     })
+    registerGalleryRoutes(owner, deps, thumbnails)
   })
+
+  // Share links: their own scope, outside the owner's; the host guard above still applies.
+  await app.register(async (shared) => shareRoutes(shared, deps, thumbnails))
 
   app.setNotFoundHandler(async (request, reply) => {
     if (!wantsHtml(request)) return reply.code(404).send({ error: 'not_found', message: 'No such route.' })

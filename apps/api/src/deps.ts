@@ -31,6 +31,8 @@ export interface AppDeps {
   loupeDb: SqliteDb
   clock: Clock
   events: EventBus
+  /** Cryptographically secure random bytes (share tokens). */
+  randomBytes(size: number): Buffer
   /** The Images conversation: its process-wide lock, OpenCode's HTTP API, git's environment. */
   conversation: ConversationDeps
 }

@@ -79,6 +79,7 @@ async function main() {
     loupeDb,
     clock: systemClock,
     events: createEventBus(),
+    randomBytes,
     conversation: createConversationDeps({
       opencodeUrl: config.opencodeUrl,
       opencodeUsername: config.opencodeUsername,

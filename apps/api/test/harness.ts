@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -71,6 +72,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     loupeDb,
     clock: fixedClock(TEST_NOW),
     events: createEventBus(),
+    randomBytes,
     // No OpenCode server; git with this process's PATH and an isolated HOME.
     conversation: createConversationDeps({
       opencodeUrl: null,

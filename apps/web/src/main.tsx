@@ -8,6 +8,10 @@ import './styles/sessions.css'
 import './styles/session.css'
 import './styles/transcript.css'
 import './styles/bytes.css'
+import './styles/gallery.css'
 
 const root = document.getElementById('root')
-if (root) render(() => <ApiProvider api={createApi('/trpc')}><App /></ApiProvider>, root)
+// A share link (`/s/<token>`) is its own small app: it never loads the owner's shell or calls /trpc.
+const shared = /^\/s\/([A-Za-z0-9_-]{1,200})\/?$/.exec(window.location.pathname)
+if (root && shared) void import('./routes/shared-gallery').then(({ SharedGallery }) => render(() => <SharedGallery token={shared[1]!} />, root))
+else if (root) render(() => <ApiProvider api={createApi('/trpc')}><App /></ApiProvider>, root)

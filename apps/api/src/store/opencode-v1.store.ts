@@ -73,6 +73,9 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
       }
       return stats
     },
+    countMessages(db, sessionID) {
+      return db.get(qb.selectFrom('message').select(sql<number>`count(*)`.as('n')).where('session_id', '=', sessionID))?.n ?? 0
+    },
     messageSlots(db, sessionID, window: MessageWindow, limit) {
       let q = qb.selectFrom('message').select(['id', 'time_created', sql<number>`octet_length(data)`.as('bytes')]).where('session_id', '=', sessionID)
       const descending = window.kind === 'latest' || window.kind === 'before'

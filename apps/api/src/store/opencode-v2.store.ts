@@ -71,6 +71,9 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
       }
       return stats
     },
+    countMessages(db, sessionID) {
+      return db.get(qb.selectFrom('session_message').select(sql<number>`count(*)`.as('n')).where('session_id', '=', sessionID))?.n ?? 0
+    },
     messageSlots(db, sessionID, window, limit) {
       let q = qb.selectFrom('session_message').select(['id', 'seq', sql<number>`octet_length(data)`.as('bytes')]).where('session_id', '=', sessionID)
       const descending = window.kind === 'latest' || window.kind === 'before'

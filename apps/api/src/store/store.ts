@@ -88,6 +88,8 @@ export interface OpenCodeStore {
   listSessions(db: SqliteDb, query: SessionListQuery): SessionRecord[]
   getSession(db: SqliteDb, id: string): SessionRecord | undefined
   sessionStats(db: SqliteDb, ids: readonly string[]): Map<string, SessionStats>
+  /** How many messages a session has (index-only). */
+  countMessages(db: SqliteDb, sessionID: string): number
   /** Up to `limit` message positions in transcript order, from the window's anchor. */
   messageSlots(db: SqliteDb, sessionID: string, window: MessageWindow, limit: number): MessageSlot[]
   findMessageKey(db: SqliteDb, sessionID: string, messageID: string): MessageKey | undefined

@@ -1,11 +1,15 @@
+import { galleryRouter } from '../features/gallery/gallery.router.js'
 import { conversationRouter } from '../features/conversation/conversation.router.js'
 import { sessionsRouter } from '../features/sessions/sessions.router.js'
+import { sharesRouter } from '../share/shares.router.js'
 import { storageRouter } from '../features/storage/storage.router.js'
 import { router } from './init.js'
 
 export const appRouter = router({
   storage: storageRouter,
   sessions: sessionsRouter,
+  gallery: galleryRouter,
+  shares: sharesRouter,
   conversation: conversationRouter,
 })
 

@@ -1,6 +1,6 @@
 import { ID_PATTERN, type StorageGeneration } from '@loupe/domain'
 
-export type SessionTab = 'transcript' | 'bytes'
+export type SessionTab = 'transcript' | 'bytes' | 'gallery'
 
 export interface SessionLink {
   id: string
@@ -16,7 +16,7 @@ export interface SessionLinkOptions {
 }
 
 /**
- * The one URL shape for a session: `/sessions/<id>[/bytes]?storage=v1|v2[&m=…&part=…]`.
+ * The one URL shape for a session: `/sessions/<id>[/bytes|/gallery]?storage=v1|v2[&m=…&part=…]`.
  * A session is (storage, id): a 2.x file can hold the same id in both generations.
  */
 export function sessionHref(session: SessionLink, options: SessionLinkOptions = {}): string {

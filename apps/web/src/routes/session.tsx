@@ -1,9 +1,10 @@
 import { A, useNavigate, useParams, useSearchParams } from '@solidjs/router'
-import { createEffect, createMemo, For, Match, Show, Switch } from 'solid-js'
+import { createEffect, createMemo, For, Match, Switch } from 'solid-js'
 import { EmptyState } from '../components/empty-state'
 import { ErrorPanel } from '../components/error-panel'
 import { BytesTab } from '../features/bytes/bytes-tab'
-import { ImagesConversation } from '../features/images-conversation/images-conversation'
+import { GalleryTab } from '../features/gallery/gallery-tab'
+import { ImagesConversationButtons } from '../features/images-conversation/images-conversation'
 import { SessionHeader } from '../features/sessions/session-header'
 import { createSessionDetail } from '../features/sessions/sessions.data'
 import { Transcript } from '../features/transcript/transcript'
@@ -18,9 +19,10 @@ import { useTitle } from '../lib/title'
 const TABS: { id: SessionTab; label: string; key: string }[] = [
   { id: 'transcript', label: 'Transcript', key: 't' },
   { id: 'bytes', label: 'Bytes', key: 'b' },
+  { id: 'gallery', label: 'Gallery', key: 'i' },
 ]
 
-type SessionSearch = { storage?: string; m?: string; part?: string }
+type SessionSearch = { storage?: string; m?: string; part?: string; img?: string }
 
 /** `/sessions/:id[/:tab]?storage=&m=&part=`. */
 export function SessionRoute() {
@@ -64,9 +66,6 @@ export function SessionRoute() {
           {(data) => (
             <>
               <SessionHeader detail={data()} listHref={listHref()} />
-              <div class="session-images-convo">
-                <ImagesConversation directory={data().session.directory} place="this directory" />
-              </div>
               <nav class="tabs" aria-label="Session views">
                 <For each={TABS}>
                   {(t) => (
@@ -76,14 +75,25 @@ export function SessionRoute() {
                   )}
                 </For>
               </nav>
-              <Show when={tab() === 'transcript'} fallback={<BytesTab session={ref()} />}>
-                <Transcript
-                  session={{ sessionID: data().session.id, storage: data().session.storage }}
-                  target={{ ...(isValidId(search.m) ? { m: search.m } : {}), ...(search.part ? { part: search.part } : {}) }}
-                  revertMessageID={typeof data().session.revert?.messageID === 'string' ? (data().session.revert?.messageID as string) : undefined}
-                  onPosition={(m) => setSearch({ m, part: undefined }, { replace: true })}
-                />
-              </Show>
+              <Switch>
+                <Match when={tab() === 'gallery'}>
+                  <GalleryTab
+                    session={{ sessionID: data().session.id, storage: data().session.storage }}
+                    toolbar={<ImagesConversationButtons directory={data().session.directory} place="this directory" />}
+                  />
+                </Match>
+                <Match when={tab() === 'bytes'}>
+                  <BytesTab session={ref()} />
+                </Match>
+                <Match when={tab() === 'transcript'}>
+                  <Transcript
+                    session={{ sessionID: data().session.id, storage: data().session.storage }}
+                    target={{ ...(isValidId(search.m) ? { m: search.m } : {}), ...(search.part ? { part: search.part } : {}) }}
+                    revertMessageID={typeof data().session.revert?.messageID === 'string' ? (data().session.revert?.messageID as string) : undefined}
+                    onPosition={(m) => setSearch({ m, part: undefined }, { replace: true })}
+                  />
+                </Match>
+              </Switch>
             </>
           )}
         </Match>

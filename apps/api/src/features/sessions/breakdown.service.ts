@@ -1,5 +1,5 @@
 import { classifyPart } from '@loupe/domain'
-import { estimatePartTokens } from '@loupe/domain/tokens'
+import { estimatePartTokens, modelTextOfPart } from '@loupe/domain/tokens'
 import type { AppDeps } from '../../deps.js'
 import { resolveSession } from './resolve-session.js'
 import type { GetSessionInput } from './sessions.schema.js'
@@ -14,27 +14,58 @@ export interface BreakdownEntry {
   tokens: number | null
 }
 
+/**
+ * Tokenizing runs at ~15 MB/s, so a session with hundreds of MB of tool output would take
+ * seconds. Past this many characters, each group's tokens are extrapolated from the
+ * tokens-per-character ratio of the parts it already counted.
+ */
+const EXACT_TOKEN_CHARS = 1_000_000
+const FALLBACK_TOKENS_PER_CHAR = 0.25
+
+interface TokenTally {
+  tokens: number
+  countedChars: number
+  pendingChars: number
+}
+
 /** Where a session's bytes and tokens go: by part kind and tool, message info, and the event log. */
 export function breakdownSession(deps: AppDeps, input: GetSessionInput) {
   const { store, session } = resolveSession(deps.opencode, input.sessionID, input.storage)
   const { db } = deps.opencode
   return db.read(() => {
     const rows = store.bytesBreakdown(db, session.id)
-    const tokens = new Map<string, number>()
+    const tallies = new Map<string, TokenTally>()
+    let budget = EXACT_TOKEN_CHARS
     for (const part of store.iterateParts(db, session.id)) {
       const info = classifyPart(part, session.storage)
       const key = `${info.type || '?'}\u0000${info.kind === 'tool' ? (info.tool ?? '') : ''}`
-      tokens.set(key, (tokens.get(key) ?? 0) + estimatePartTokens(part, session.storage))
+      const tally = tallies.get(key) ?? { tokens: 0, countedChars: 0, pendingChars: 0 }
+      tallies.set(key, tally)
+      const chars = modelTextOfPart(part, session.storage).length
+      if (budget > 0) {
+        tally.tokens += estimatePartTokens(part, session.storage)
+        tally.countedChars += chars
+        budget -= chars
+      } else tally.pendingChars += chars
     }
+    const tokensOf = (key: string) => {
+      const t = tallies.get(key)
+      if (!t) return 0
+      const ratio = t.countedChars > 0 ? t.tokens / t.countedChars : FALLBACK_TOKENS_PER_CHAR
+      return Math.round(t.tokens + t.pendingChars * ratio)
+    }
+    const sampled = [...tallies.values()].some((t) => t.pendingChars > 0)
     const entries: BreakdownEntry[] = rows.map((row) => ({
       ...row,
-      tokens: row.area === 'part' ? (tokens.get(`${row.kind}\u0000${row.tool ?? ''}`) ?? 0) : null,
+      tokens: row.area === 'part' ? tokensOf(`${row.kind}\u0000${row.tool ?? ''}`) : null,
     }))
     entries.sort((a, b) => b.bytes - a.bytes)
     return {
       storage: session.storage,
       totalBytes: entries.reduce((sum, e) => sum + e.bytes, 0),
       entries,
+      /** True when some token counts were extrapolated rather than counted part by part. */
+      tokensSampled: sampled,
       usage: { cost: session.cost, tokens: session.tokens },
     }
   })

@@ -33,7 +33,7 @@ export function listMessages(deps: AppDeps, input: ListMessagesInput) {
       messages: loadSlots(deps, store, session.id, slots),
       older: hasOlder && first ? cursor('older', first.key) : null,
       newer: hasNewer && last ? cursor('newer', last.key) : null,
-      total: store.sessionStats(db, [session.id]).get(session.id)?.messages ?? 0,
+      total: store.countMessages(db, session.id),
     }
   })
 }

@@ -16,6 +16,7 @@ const breakdown: Breakdown = {
     { area: 'part', kind: 'reasoning', tool: null, count: 1, bytes: 600, tokens: 150 },
     { area: 'part', kind: 'text', tool: null, count: 4, bytes: 400, tokens: 90 },
   ],
+  tokensSampled: false,
   usage: { cost: 0.021, tokens: { input: 18_111, output: 663, reasoning: 27, cacheRead: 18_106, cacheWrite: 0 } },
 }
 

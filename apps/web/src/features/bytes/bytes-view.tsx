@@ -40,6 +40,10 @@ export function BytesView(props: { breakdown: Breakdown }) {
           <BarList title="By tool" slices={model().byTool} total={model().total} empty="No tool calls in this session." countLabel="calls" />
           <BarList title="Event log by event type" slices={model().events} total={model().total} empty="This database keeps no event log for the session." countLabel="events" />
         </div>
+        <p class="muted bytes-footnote">
+          Token columns estimate what each part would cost in a model's context (o200k tokenizer; images left out)
+          <Show when={props.breakdown.tokensSampled}>; this session is large, so part of them are extrapolated from a sample</Show>.
+        </p>
       </Show>
     </div>
   )

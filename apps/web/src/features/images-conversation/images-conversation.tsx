@@ -1,6 +1,7 @@
 import { A } from '@solidjs/router'
-import { createSignal, Match, Show, Switch } from 'solid-js'
+import { createSignal, Show } from 'solid-js'
 import { InlineCode } from '../../components/inline-code'
+import { Modal } from '../../components/modal'
 import { useApi } from '../../lib/api-context'
 import { describeProblem } from '../../lib/errors'
 import { sessionHref } from '../../lib/links'
@@ -31,24 +32,20 @@ function statusLine(find: FindAnswer | undefined, place: string): string {
   }
 }
 
-/**
- * The location's Images conversation: whether it exists, Open (find or create) and New, then what
- * happened — the session in Loupe, the command that continues it in a terminal, and git's answer.
- */
-export function ImagesConversation(props: ImagesConversationProps) {
+/** Find, open and create: the state and actions both variants share. */
+function createImagesConversation(props: ImagesConversationProps) {
   const api = useApi()
   const find = createQuery(() => ({ directory: props.directory }), (input, signal) => api.conversation.find.query(input, { signal }))
   const [busy, setBusy] = createSignal<'open' | 'new' | null>(null)
   const [view, setView] = createSignal<AnswerView>()
-  const [failure, setFailure] = createSignal<unknown>()
   const existing = () => {
     const found = find.data()
     return found?.status === 'found' ? found.session : undefined
   }
+  const status = () => (find.error() ? `Could not check: ${describeProblem(find.error()).detail}` : statusLine(find.data(), props.place))
 
   const run = async (mode: 'open' | 'new') => {
     setBusy(mode)
-    setFailure(undefined)
     setView(undefined)
     try {
       const directory = props.directory
@@ -60,58 +57,94 @@ export function ImagesConversation(props: ImagesConversationProps) {
       find.refetch()
       if (answer.status === 'created') props.onCreated?.()
     } catch (error) {
-      setFailure(error)
+      const problem = describeProblem(error)
+      setView({ tone: 'error', title: problem.title, detail: problem.detail, hint: problem.hint, session: null, git: null })
     } finally {
       setBusy(null)
     }
   }
+  return { find, busy, view, clear: () => setView(undefined), existing, status, run }
+}
 
+function Actions(props: { state: ReturnType<typeof createImagesConversation> }) {
+  return (
+    <>
+      <button type="button" class="button button-accent" disabled={props.state.busy() !== null} onClick={() => void props.state.run('open')}>
+        {props.state.busy() === 'open' ? 'Opening…' : 'Open Images conversation'}
+      </button>
+      <button type="button" class="button" disabled={props.state.busy() !== null} title="Always start a new Images conversation" onClick={() => void props.state.run('new')}>
+        {props.state.busy() === 'new' ? 'Creating…' : 'New'}
+      </button>
+    </>
+  )
+}
+
+const ImageIcon = () => (
+  <svg class="images-convo-icon" viewBox="0 0 16 16" aria-hidden="true">
+    <rect x="1.5" y="2.5" width="13" height="11" rx="2" fill="none" stroke="currentColor" stroke-width="1.3" />
+    <circle cx="5.5" cy="6.5" r="1.3" fill="currentColor" />
+    <path d="M2 12l4-4 3 3 2-2 3.5 3.5" fill="none" stroke="currentColor" stroke-width="1.3" stroke-linejoin="round" />
+  </svg>
+)
+
+/**
+ * The location's Images conversation as a bar (on a project): whether it exists, Open (find or
+ * create) and New, then what happened below it — the session in Loupe, the command that continues
+ * it in a terminal, and git's answer.
+ */
+export function ImagesConversation(props: ImagesConversationProps) {
+  const state = createImagesConversation(props)
   return (
     <section class="images-convo" aria-label="Images conversation">
       <div class="images-convo-bar">
-        <svg class="images-convo-icon" viewBox="0 0 16 16" aria-hidden="true">
-          <rect x="1.5" y="2.5" width="13" height="11" rx="2" fill="none" stroke="currentColor" stroke-width="1.3" />
-          <circle cx="5.5" cy="6.5" r="1.3" fill="currentColor" />
-          <path d="M2 12l4-4 3 3 2-2 3.5 3.5" fill="none" stroke="currentColor" stroke-width="1.3" stroke-linejoin="round" />
-        </svg>
+        <ImageIcon />
         <div class="images-convo-text">
           <strong>Images conversation</strong>
           <span class="images-convo-status muted" aria-live="polite">
-            <Show when={find.error()} fallback={<InlineCode text={statusLine(find.data(), props.place)} />}>
-              Could not check: {describeProblem(find.error()).detail}
-            </Show>
+            <InlineCode text={state.status()} />
           </span>
         </div>
         <div class="images-convo-actions">
-          <Show when={existing()}>
-            {(session) => (
-              <A class="link-button" href={sessionHref(session())}>
-                View
-              </A>
-            )}
-          </Show>
-          <button type="button" class="button button-accent" disabled={busy() !== null} onClick={() => void run('open')}>
-            {busy() === 'open' ? 'Opening…' : 'Open Images conversation'}
-          </button>
-          <button type="button" class="button" disabled={busy() !== null} title="Always start a new Images conversation" onClick={() => void run('new')}>
-            {busy() === 'new' ? 'Creating…' : 'New'}
-          </button>
+          <Show when={state.existing()}>{(session) => <A class="link-button" href={sessionHref(session())}>View</A>}</Show>
+          <Actions state={state} />
         </div>
       </div>
-      <Switch>
-        <Match when={failure()}>
-          <Result view={{ tone: 'error', title: describeProblem(failure()).title, detail: describeProblem(failure()).detail, hint: describeProblem(failure()).hint, session: null, git: null }} onClose={() => setFailure(undefined)} />
-        </Match>
-        <Match when={view()}>{(v) => <Result view={v()} onClose={() => setView(undefined)} />}</Match>
-      </Switch>
+      <Show when={state.view()}>{(v) => <Result view={v()} onClose={state.clear} />}</Show>
     </section>
   )
 }
 
-function Result(props: { view: AnswerView; onClose: () => void }) {
+/** The same in one line, for a toolbar (the gallery): what happened opens in a dialog. */
+export function ImagesConversationButtons(props: ImagesConversationProps) {
+  const state = createImagesConversation(props)
+  const label = () => {
+    const found = state.find.data()
+    return found?.status === 'found' ? 'exists' : found?.status === 'absent' ? 'none yet' : found ? 'unknown' : '…'
+  }
+  return (
+    <div class="images-convo-inline" role="group" aria-label="Images conversation">
+      <span class="images-convo-chip" title={state.status().replace(/`/g, '')}>
+        <ImageIcon />
+        Images conversation: <span class="images-convo-state">{label()}</span>
+      </span>
+      <Actions state={state} />
+      <Show when={state.view()}>
+        {(v) => (
+          <Modal label="Images conversation" class="images-convo-dialog" onClose={state.clear}>
+            <Result view={v()} />
+          </Modal>
+        )}
+      </Show>
+    </div>
+  )
+}
+
+function Result(props: { view: AnswerView; onClose?: () => void }) {
   return (
     <div class={`images-convo-result tone-${props.view.tone}`} role={props.view.tone === 'error' ? 'alert' : 'status'}>
-      <button type="button" class="icon-button images-convo-close" aria-label="Dismiss" onClick={() => props.onClose()}>×</button>
+      <Show when={props.onClose}>
+        <button type="button" class="icon-button images-convo-close" aria-label="Dismiss" onClick={() => props.onClose?.()}>×</button>
+      </Show>
       <h3>{props.view.title}</h3>
       <Show when={props.view.detail}>{(detail) => <p class="images-convo-detail">{detail()}</p>}</Show>
       <Show when={props.view.hint}>{(hint) => <p class="images-convo-hint"><InlineCode text={hint()} /></p>}</Show>
