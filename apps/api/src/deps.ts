@@ -2,6 +2,7 @@ import type { Clock } from './lib/clock.js'
 import type { PruningRuntime } from './features/pruning/pruning-runtime.js'
 import type { EventBus } from './lib/event-bus.js'
 import type { SqliteDb } from './lib/sqlite.js'
+import type { ConversationDeps } from './features/conversation/conversation.deps.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
 
 export interface AppConfig {
@@ -35,4 +36,6 @@ export interface AppDeps {
   pruning: PruningRuntime
   /** Cryptographically secure random bytes (share tokens). */
   randomBytes(size: number): Buffer
+  /** The Images conversation: its process-wide lock, OpenCode's HTTP API, git's environment. */
+  conversation: ConversationDeps
 }

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { ensureRealFixture } from '../../../tools/fixtures.mjs'
 import type { AppDeps } from '../src/deps.js'
 import { createPruningRuntime } from '../src/features/pruning/pruning-runtime.js'
+import { createConversationDeps } from '../src/features/conversation/conversation.deps.js'
 import { fixedClock } from '../src/lib/clock.js'
 import { createEventBus } from '../src/lib/event-bus.js'
 import { openLoupeDb } from '../src/loupe-db/loupe-db.js'
@@ -48,9 +49,14 @@ export interface TestDeps extends AppDeps {
 }
 
 /** Deps over a copy of `dbPath`: isolated data dir, fixed clock, no network. */
-export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps['config']> = {}): Promise<TestDeps> {
+export async function createTestDeps(
+  dbPath: string,
+  overrides: Partial<AppDeps['config']> = {},
+  options: { copy?: boolean } = {},
+): Promise<TestDeps> {
   const dir = tempDir()
-  const db = copyDb(dbPath, dir)
+  // `copy: false` opens the file itself: a second Loupe process on a test's database (fault tests).
+  const db = options.copy === false ? dbPath : copyDb(dbPath, dir)
   const opencode = openOpenCode(db)
   const loupeDb = await openLoupeDb(path.join(dir, 'loupe'))
   return {
@@ -74,6 +80,13 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     events: createEventBus(),
     pruning: createPruningRuntime(),
     randomBytes,
+    // No OpenCode server; git with this process's PATH and an isolated HOME.
+    conversation: createConversationDeps({
+      opencodeUrl: null,
+      opencodeUsername: null,
+      opencodePassword: null,
+      gitEnv: { PATH: process.env.PATH ?? '', HOME: dir },
+    }),
     cleanup() {
       opencode.db.close()
       loupeDb.close()

@@ -1,5 +1,6 @@
 export * from './base64url.js'
 export * from './cursor.js'
+export * from './git-exclude.js'
 export * from './ids.js'
 export * from './limits.js'
 export * from './native.js'

@@ -1,6 +1,7 @@
 import { eventsRouter } from '../features/events/events.router.js'
 import { pruningRouter } from '../features/pruning/pruning.router.js'
 import { galleryRouter } from '../features/gallery/gallery.router.js'
+import { conversationRouter } from '../features/conversation/conversation.router.js'
 import { sessionsRouter } from '../features/sessions/sessions.router.js'
 import { sharesRouter } from '../share/shares.router.js'
 import { storageRouter } from '../features/storage/storage.router.js'
@@ -13,6 +14,7 @@ export const appRouter = router({
   events: eventsRouter,
   gallery: galleryRouter,
   shares: sharesRouter,
+  conversation: conversationRouter,
 })
 
 export type AppRouter = typeof appRouter

@@ -4,6 +4,7 @@ import { EmptyState } from '../components/empty-state'
 import { ErrorPanel } from '../components/error-panel'
 import { BytesTab } from '../features/bytes/bytes-tab'
 import { GalleryTab } from '../features/gallery/gallery-tab'
+import { ImagesConversationButtons } from '../features/images-conversation/images-conversation'
 import { SessionHeader } from '../features/sessions/session-header'
 import { createSessionDetail } from '../features/sessions/sessions.data'
 import { PrunableTranscript } from '../features/pruning/prunable-transcript'
@@ -78,7 +79,10 @@ export function SessionRoute() {
               </nav>
               <Switch>
                 <Match when={tab() === 'gallery'}>
-                  <GalleryTab session={{ sessionID: data().session.id, storage: data().session.storage }} />
+                  <GalleryTab
+                    session={{ sessionID: data().session.id, storage: data().session.storage }}
+                    toolbar={<ImagesConversationButtons directory={data().session.directory} place="this directory" />}
+                  />
                 </Match>
                 <Match when={tab() === 'bytes'}>
                   <BytesTab session={ref()} />

@@ -35,7 +35,7 @@ describe('pruning under faults', () => {
     return d
   }
   const runner = async (file: string) => {
-    const r = await startRunner(file, dir())
+    const r = await startRunner(file)
     runners.push(r)
     return r
   }

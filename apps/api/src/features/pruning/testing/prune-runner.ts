@@ -1,32 +1,15 @@
-// A separate Loupe process for fault tests: `node --import tsx prune-runner.ts <db> <loupe-dir>`.
+// A separate Loupe process for fault tests: `node --import tsx prune-runner.ts <db>`.
 // Reads one JSON command per stdin line and answers one JSON line per result on stdout:
 //   {"op":"prune", "input": PruneInput}        -> the prune result
 //   {"op":"batch", "sessionID", "candidates"}  -> one line per slice of 16 (as the UI runs a session cleanup)
-import { randomBytes } from 'node:crypto'
 import readline from 'node:readline'
-import { fixedClock } from '../../../lib/clock.js'
-import { createEventBus } from '../../../lib/event-bus.js'
-import { openLoupeDb } from '../../../loupe-db/loupe-db.js'
-import { openOpenCode } from '../../../store/open-opencode.js'
-import type { AppDeps } from '../../../deps.js'
-import { createPruningRuntime } from '../pruning-runtime.js'
+import { createTestDeps } from '../../../../test/harness.js'
 import { pruneBatch, pruneMessage } from '../pruning.service.js'
 
-const [dbPath, loupeDir] = process.argv.slice(2)
-if (!dbPath || !loupeDir) throw new Error('usage: prune-runner.ts <db> <loupe-dir>')
+const [dbPath] = process.argv.slice(2)
+if (!dbPath) throw new Error('usage: prune-runner.ts <db>')
 
-const deps: AppDeps = {
-  config: {
-    host: '127.0.0.1', port: 0, token: 'x', dataDir: loupeDir, opencodeUrl: null, opencodePassword: null,
-    allowedHostNames: [], lanAddresses: [], webRoot: null, demo: false,
-  },
-  opencode: openOpenCode(dbPath),
-  loupeDb: await openLoupeDb(loupeDir),
-  clock: fixedClock(Date.UTC(2026, 10, 29, 12)),
-  events: createEventBus(),
-  pruning: createPruningRuntime(),
-  randomBytes,
-}
+const deps = await createTestDeps(dbPath, {}, { copy: false })
 const say = (value: unknown) => process.stdout.write(JSON.stringify(value) + '\n')
 say({ ready: true, pid: process.pid })
 

@@ -15,8 +15,8 @@ export interface RunnerProcess {
   exited: Promise<number | null>
 }
 
-export async function startRunner(db: string, loupeDir: string): Promise<RunnerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, db, loupeDir], { stdio: ['pipe', 'pipe', 'inherit'] })
+export async function startRunner(db: string): Promise<RunnerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, db], { stdio: ['pipe', 'pipe', 'inherit'] })
   const queue: string[] = []
   const waiting: Array<{ resolve: (line: string) => void; reject: (e: Error) => void }> = []
   let closed = false
