@@ -13,4 +13,6 @@ export declare function startLoupeServer(options: {
   token?: string
   verbose?: boolean
   readyTimeoutMs?: number
+  /** More command-line flags for Loupe, e.g. `['--opencode-url', url]`. */
+  args?: string[]
 }): Promise<LoupeServerProcess>

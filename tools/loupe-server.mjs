@@ -28,12 +28,12 @@ export function freePort() {
   })
 }
 
-export async function startLoupeServer({ db, dir, token = 'test-token', verbose = false, readyTimeoutMs = 60_000 }) {
+export async function startLoupeServer({ db, dir, token = 'test-token', verbose = false, readyTimeoutMs = 60_000, args: extraArgs = [] }) {
   const port = await freePort()
   const env = { PATH: process.env.PATH, LOUPE_TOKEN: token, HOME: path.join(dir, 'home') }
   for (const name of ['DATA', 'CONFIG', 'STATE', 'CACHE']) env[`XDG_${name}_HOME`] = path.join(dir, `xdg-${name.toLowerCase()}`)
   fs.mkdirSync(env.HOME, { recursive: true })
-  const args = ['--import', 'tsx', 'apps/api/src/main.ts', '--db', db, '--port', String(port), '--no-open', '--data-dir', path.join(dir, 'loupe')]
+  const args = ['--import', 'tsx', 'apps/api/src/main.ts', '--db', db, '--port', String(port), '--no-open', '--data-dir', path.join(dir, 'loupe'), ...extraArgs]
   const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   const collect = (chunk) => {

@@ -11,7 +11,8 @@ export const USAGE = `Usage: npm start -- [options]
   --data-dir DIR       Loupe's own state (LOUPE_HOME, default $XDG_DATA_HOME/loupe)
   --opencode-url URL   a running \`opencode serve\` (LOUPE_OPENCODE_URL), for the Images conversation
   --no-open            do not open a browser
-  LOUPE_TOKEN fixes the access token; OPENCODE_SERVER_PASSWORD is sent to the OpenCode server.`
+  LOUPE_TOKEN fixes the access token; OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME,
+  default opencode) are sent to the OpenCode server.`
 
 export interface Config {
   db: string | null
@@ -21,6 +22,9 @@ export interface Config {
   dataDir: string
   opencodeUrl: string | null
   opencodePassword: string | null
+  opencodeUsername: string | null
+  /** PATH and HOME for running git (the Images conversation's exclusion); nothing else is passed on. */
+  gitEnv: Record<string, string>
   open: boolean
   token: string | null
   /** What locating OpenCode's database needs from the environment. */
@@ -76,6 +80,8 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     dataDir: resolve(parsed.data.dataDir),
     opencodeUrl: parsed.data.opencodeUrl?.replace(/\/+$/, '') ?? null,
     opencodePassword: env.OPENCODE_SERVER_PASSWORD || null,
+    opencodeUsername: env.OPENCODE_SERVER_USERNAME || null,
+    gitEnv: Object.fromEntries(['PATH', 'HOME', 'XDG_CONFIG_HOME'].flatMap((k) => (env[k] ? [[k, env[k]]] : []))),
     token: env.LOUPE_TOKEN || null,
     locateEnv: {
       ...(env.OPENCODE_DB ? { OPENCODE_DB: env.OPENCODE_DB } : {}),

@@ -1,7 +1,9 @@
 import type { Clock } from './lib/clock.js'
+import type { PruningRuntime } from './features/pruning/pruning-runtime.js'
 import type { EventBus } from './lib/event-bus.js'
 import type { SqliteDb } from './lib/sqlite.js'
 import type { SearchIndex } from './index/search-index.js'
+import type { ConversationDeps } from './features/conversation/conversation.deps.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
 
 export interface AppConfig {
@@ -33,6 +35,10 @@ export interface AppDeps {
   events: EventBus
   /** The full-text search sidecar and its indexer. */
   searchIndex: SearchIndex
+  /** Pruning's state between requests: the running reclaim, the event locator, the checked schema. */
+  pruning: PruningRuntime
   /** Cryptographically secure random bytes (share tokens). */
   randomBytes(size: number): Buffer
+  /** The Images conversation: its process-wide lock, OpenCode's HTTP API, git's environment. */
+  conversation: ConversationDeps
 }

@@ -7,8 +7,10 @@ import { fileURLToPath } from 'node:url'
 import { buildApp } from './app.js'
 import { ConfigError, DEFAULT_PORT, loadConfig, type Config } from './config.js'
 import type { AppDeps } from './deps.js'
+import { createConversationDeps } from './features/conversation/conversation.deps.js'
 import { generateDemoDb } from './demo/demo-db.js'
 import { isAppError } from './errors.js'
+import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { systemClock } from './lib/clock.js'
 import { createSearchIndex } from './index/search-index.js'
@@ -83,7 +85,14 @@ async function main() {
     clock: systemClock,
     events,
     searchIndex,
+    pruning: createPruningRuntime(),
     randomBytes,
+    conversation: createConversationDeps({
+      opencodeUrl: config.opencodeUrl,
+      opencodeUsername: config.opencodeUsername,
+      opencodePassword: config.opencodePassword,
+      gitEnv: config.gitEnv,
+    }),
   }
   const app = await buildApp(deps, { logger: false })
   let address: string

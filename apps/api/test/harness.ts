@@ -4,6 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { ensureRealFixture } from '../../../tools/fixtures.mjs'
 import type { AppDeps } from '../src/deps.js'
+import { createPruningRuntime } from '../src/features/pruning/pruning-runtime.js'
+import { createConversationDeps } from '../src/features/conversation/conversation.deps.js'
 import { fixedClock } from '../src/lib/clock.js'
 import { createSearchIndex } from '../src/index/search-index.js'
 import { createEventBus } from '../src/lib/event-bus.js'
@@ -50,12 +52,15 @@ export interface TestDeps extends AppDeps {
 export interface TestDepsOptions {
   /** 'manual' (default): the index builds only on `searchIndex.runUntilIdle()`; 'worker': as in production. */
   searchIndex?: 'manual' | 'worker'
+  /** `copy: false` opens the file itself instead of a copy. */
+  copy?: boolean
 }
 
 /** Deps over a copy of `dbPath`: isolated data dir, fixed clock, no network. */
 export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps['config']> = {}, options: TestDepsOptions = {}): Promise<TestDeps> {
   const dir = tempDir()
-  const db = copyDb(dbPath, dir)
+  // `copy: false` opens the file itself: a second Loupe process on a test's database (fault tests).
+  const db = options.copy === false ? dbPath : copyDb(dbPath, dir)
   const opencode = openOpenCode(db)
   const loupeDb = await openLoupeDb(path.join(dir, 'loupe'))
   const events = createEventBus()
@@ -80,7 +85,15 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     clock: fixedClock(TEST_NOW),
     events,
     searchIndex,
+    pruning: createPruningRuntime(),
     randomBytes,
+    // No OpenCode server; git with this process's PATH and an isolated HOME.
+    conversation: createConversationDeps({
+      opencodeUrl: null,
+      opencodeUsername: null,
+      opencodePassword: null,
+      gitEnv: { PATH: process.env.PATH ?? '', HOME: dir },
+    }),
     cleanup() {
       void searchIndex.close()
       opencode.db.close()

@@ -10,6 +10,7 @@ import './styles/transcript.css'
 import './styles/bytes.css'
 import './styles/search.css'
 import './styles/gallery.css'
+import './styles/pruning.css'
 
 const root = document.getElementById('root')
 // A share link (`/s/<token>`) is its own small app: it never loads the owner's shell or calls /trpc.

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { canonicalJson, computeRevision, utf8Length } from './revision.js'
+import { canonicalJson, computeRevision, encodeCanonical, revisionOfItems, utf8Length } from './revision.js'
 import vectors from './revision.vectors.json' with { type: 'json' }
 
 const nodeSha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
@@ -37,6 +37,14 @@ describe('computeRevision', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)))
+      }),
+    )
+  })
+
+  it('hashes an array from its items\' canonical bytes exactly as computeRevision does (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue()), (items) => {
+        expect(revisionOfItems(items.map(encodeCanonical))).toBe(computeRevision(items))
       }),
     )
   })

@@ -48,6 +48,29 @@ export function computeRevision(content: unknown, hash: Sha256Hex = sha256Hex): 
   return hash(encoder.encode(canonicalJson(content))) as Revision
 }
 
+/** UTF-8 bytes of one array item's canonical JSON, for `revisionOfItems`. */
+export const encodeCanonical = (item: unknown): Uint8Array =>
+  encoder.encode(item === undefined || typeof item === 'function' ? 'null' : canonicalJson(item))
+
+/**
+ * The revision of an array given its items' canonical UTF-8 bytes: equal to `computeRevision(items)`,
+ * without serializing the items again (a prune hashes the content and then the survivors).
+ */
+export function revisionOfItems(items: readonly Uint8Array[], hash: Sha256Hex = sha256Hex): Revision {
+  let size = 2 + Math.max(0, items.length - 1)
+  for (const item of items) size += item.length
+  const out = new Uint8Array(size)
+  let at = 0
+  out[at++] = 0x5b
+  items.forEach((item, i) => {
+    if (i > 0) out[at++] = 0x2c
+    out.set(item, at)
+    at += item.length
+  })
+  out[at] = 0x5d
+  return hash(out) as Revision
+}
+
 /** UTF-8 byte length of a string without allocating. Lone surrogates count as U+FFFD (3 bytes), as TextEncoder does. */
 export function utf8Length(text: string): number {
   let bytes = 0
@@ -66,5 +89,5 @@ export function utf8Length(text: string): number {
   return bytes
 }
 
-/** Serialized size of a JSON value in UTF-8 bytes (JSON.stringify form, as stored). */
-export const jsonBytes = (value: unknown): number => utf8Length(JSON.stringify(value) ?? '')
+/** Serialized size of a JSON value in UTF-8 bytes (JSON.stringify form, as stored), measured natively: megabytes are common. */
+export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value) ?? '').length

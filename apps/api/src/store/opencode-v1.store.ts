@@ -5,6 +5,7 @@ import type { OpenCodeV1DB } from './opencode-v1.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { chunk, parseObject, toSessionRecord } from './session-row.js'
 import { eventBreakdown } from './event-breakdown.js'
+import { inlineMediaRefs, mediaSupport } from './media-blob.js'
 import type { BreakdownRow, MessageKey, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
 
 const qb = createQueryBuilder<OpenCodeV1DB>()
@@ -15,6 +16,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
   // rows that own session_message rows, so the 1.x view leaves them out.
   const sharesSessionTable = storage.generations.some((g) => g.generation === 'v2' && g.experimental)
   const hasEvents = storage.eventLog
+  const media = mediaSupport(storage) === 'recognized'
 
   const sessions = () => {
     let q = qb.selectFrom('session').selectAll('session')
@@ -119,7 +121,8 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
         for (const id of group) {
           const row = byId.get(id)
           if (!row) continue
-          out.push({ storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: byMessage.get(id) ?? [] })
+          const parts = byMessage.get(id) ?? []
+          out.push({ storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: media ? inlineMediaRefs(db, parts) : parts })
         }
       }
       return out

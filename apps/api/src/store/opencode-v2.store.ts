@@ -2,6 +2,7 @@ import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
 import { sql } from 'kysely'
 import { createQueryBuilder } from '../lib/sqlite.js'
 import { eventBreakdown } from './event-breakdown.js'
+import { inlineMediaRefs, mediaSupport } from './media-blob.js'
 import type { OpenCodeV2DB } from './opencode-v2.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { chunk, parseObject, toSessionRecord } from './session-row.js'
@@ -17,6 +18,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
   // Typed as session_v2 (a superset of the 1.x columns); the experimental layout reads `session`.
   const table = layout.sessionTable as 'session_v2'
   const hasEvents = storage.eventLog
+  const media = mediaSupport(storage) === 'recognized'
 
   const sessions = () => {
     let q = qb.selectFrom(table).selectAll(table)
@@ -95,7 +97,8 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
         const byId = new Map(rows.map((r) => [r.id, r]))
         for (const id of group) {
           const row = byId.get(id)
-          if (row) out.push(toNative(row.id, row.type, row.seq, parseObject(row.data) ?? {}))
+          const data = parseObject(row?.data) ?? {}
+          if (row) out.push(toNative(row.id, row.type, row.seq, media ? inlineMediaRefs(db, data) : data))
         }
       }
       return out

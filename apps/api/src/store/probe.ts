@@ -38,12 +38,14 @@ const REQUIRED: Record<string, readonly string[]> = {
   session_message: ['id', 'session_id', 'type', 'seq', 'time_created', 'data'],
 }
 const PREFIXED = /^(\w+_)(session_v2|session_message|event_sequence)$/
+/** Tables Loupe itself keeps inside OpenCode's file (prune receipts on 1.x): Loupe's own, never a schema change. */
+export const LOUPE_OWNED_TABLE = /^loupe_/
 
 /** Probe the schema once at open. Unknown shapes are reported, never guessed at. */
 export function probeSchema(db: SqliteDb): StorageLayout {
   return db.read(() => {
     const master = db.allSql<{ type: string; name: string }>(`SELECT type, name FROM sqlite_master WHERE type IN ('table','trigger')`)
-    const tables = master.filter((m) => m.type === 'table').map((m) => m.name).sort()
+    const tables = master.filter((m) => m.type === 'table' && !LOUPE_OWNED_TABLE.test(m.name)).map((m) => m.name).sort()
     const has = new Set(tables)
     const columns: Record<string, string[]> = {}
     for (const table of tables) {

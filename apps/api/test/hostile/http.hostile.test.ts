@@ -5,7 +5,10 @@ import { createTestDeps, realFixture, type TestDeps } from '../harness.js'
 import { startTestServer, type TestServer } from '../server.js'
 import { hostileInput, hostileString } from './arbitraries.js'
 
-const paths = Object.keys(appRouter._def.procedures as unknown as Record<string, unknown>)
+// Subscriptions (events.*) answer with a stream that stays open by design; they are covered by their own tests.
+const paths = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)
+  .filter(([, p]) => p._def.type !== 'subscription')
+  .map(([path]) => path)
 
 const requestArb = fc.record({
   method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),

@@ -4,9 +4,11 @@ import { EmptyState } from '../components/empty-state'
 import { ErrorPanel } from '../components/error-panel'
 import { BytesTab } from '../features/bytes/bytes-tab'
 import { GalleryTab } from '../features/gallery/gallery-tab'
+import { ImagesConversationButtons } from '../features/images-conversation/images-conversation'
 import { SessionHeader } from '../features/sessions/session-header'
 import { createSessionDetail } from '../features/sessions/sessions.data'
-import { Transcript } from '../features/transcript/transcript'
+import { PrunableTranscript } from '../features/pruning/prunable-transcript'
+import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
 import { describeProblem } from '../lib/errors'
 import { useKeys } from '../lib/keys'
@@ -32,6 +34,7 @@ export function SessionRoute() {
   const [search, setSearch] = useSearchParams<SessionSearch>()
   const ref = createMemo(() => ({ sessionID: params.id, ...(isStorage(search.storage) ? { storage: search.storage } : {}) }))
   const tab = (): SessionTab | undefined => (params.tab === undefined ? 'transcript' : TABS.find((t) => t.id === params.tab)?.id)
+  const storageInfo = useStorageInfo()
   const detail = createSessionDetail(api, () => (isValidId(params.id) ? ref() : null))
   const link = (id: SessionTab) => sessionHref({ id: params.id, storage: detail.data()?.session.storage ?? (isStorage(search.storage) ? search.storage : 'v1') }, { tab: id })
 
@@ -76,14 +79,18 @@ export function SessionRoute() {
               </nav>
               <Switch>
                 <Match when={tab() === 'gallery'}>
-                  <GalleryTab session={{ sessionID: data().session.id, storage: data().session.storage }} />
+                  <GalleryTab
+                    session={{ sessionID: data().session.id, storage: data().session.storage }}
+                    toolbar={<ImagesConversationButtons directory={data().session.directory} place="this directory" />}
+                  />
                 </Match>
                 <Match when={tab() === 'bytes'}>
                   <BytesTab session={ref()} />
                 </Match>
                 <Match when={tab() === 'transcript'}>
-                  <Transcript
+                  <PrunableTranscript
                     session={{ sessionID: data().session.id, storage: data().session.storage }}
+                    writable={storageInfo.data()?.supported.write ?? false}
                     target={{ ...(isValidId(search.m) ? { m: search.m } : {}), ...(search.part ? { part: search.part } : {}) }}
                     revertMessageID={typeof data().session.revert?.messageID === 'string' ? (data().session.revert?.messageID as string) : undefined}
                     onPosition={(m) => setSearch({ m, part: undefined }, { replace: true })}

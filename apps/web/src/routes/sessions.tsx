@@ -1,7 +1,8 @@
 import { useLocation, useNavigate, useSearchParams } from '@solidjs/router'
-import { createEffect, createMemo, createSignal, Match, on, onCleanup, Switch } from 'solid-js'
+import { createEffect, createMemo, createSignal, Match, on, onCleanup, Show, Switch } from 'solid-js'
 import { EmptyState } from '../components/empty-state'
 import { ErrorPanel } from '../components/error-panel'
+import { ImagesConversation } from '../features/images-conversation/images-conversation'
 import { createListSelection } from '../features/sessions/list-selection'
 import { SessionFilters } from '../features/sessions/session-filters'
 import { SessionList } from '../features/sessions/session-list'
@@ -33,6 +34,11 @@ export function SessionsRoute() {
   const list = createSessionList(api, filters)
   useTitle(() => 'Sessions')
   const projects = createProjects(api)
+  /** The chosen project's worktree, where its Images conversation lives (the global project has none). */
+  const projectWorktree = () => {
+    const worktree = projects.data()?.find((p) => p.id === filters().projectID)?.worktree
+    return worktree && worktree !== '/' ? worktree : undefined
+  }
   let searchInput: HTMLInputElement | undefined
 
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -91,6 +97,13 @@ export function SessionsRoute() {
         onShowSubagents={(show) => setParams({ sub: show ? '1' : undefined }, { replace: true })}
         onShowArchived={(show) => setParams({ archived: show ? '1' : undefined }, { replace: true })}
       />
+      <Show when={projectWorktree()}>
+        {(worktree) => (
+          <div class="project-images-convo">
+            <ImagesConversation directory={worktree()} place="this project" onCreated={() => (list.refresh(), projects.refetch())} />
+          </div>
+        )}
+      </Show>
       <Switch>
         <Match when={list.error() !== undefined && list.sessions().length === 0}>
           <ErrorPanel error={list.error()} onRetry={list.retry} />

@@ -1,5 +1,6 @@
 import { For, Match, Show, Switch } from 'solid-js'
 import { ErrorPanel } from '../components/error-panel'
+import { ReclaimPanel } from '../features/pruning/reclaim-panel'
 import { ListSkeleton } from '../components/skeleton'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { formatBytes } from '../lib/format'
@@ -52,6 +53,7 @@ export function StorageRoute() {
                 <dt>Serving</dt>
                 <dd>{info().lan.host}:{info().lan.port}<Show when={info().lan.addresses.length > 0}> · LAN {info().lan.addresses.join(', ')}</Show></dd>
               </dl>
+              <ReclaimPanel writable={info().supported.write} onDone={() => storage.refetch()} />
             </>
           )}
         </Match>

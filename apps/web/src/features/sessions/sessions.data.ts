@@ -14,6 +14,8 @@ export interface SessionListState {
   hasMore: Accessor<boolean>
   loadMore: () => void
   retry: () => void
+  /** Reload from the first page (after something was added elsewhere). */
+  refresh: () => void
 }
 
 /**
@@ -66,6 +68,7 @@ export function createSessionList(api: Api, filters: Accessor<SessionFilters>, p
       if (cursor() !== null && loading() === false) void fetchPage(false)
     },
     retry: () => void fetchPage(sessions().length === 0),
+    refresh: () => void fetchPage(true),
   }
 }
 

@@ -27,6 +27,12 @@ export interface TranscriptWindow {
   /** Resolve true when pages were added; the caller keeps the scroll position. */
   loadOlder: () => Promise<boolean>
   loadNewer: () => Promise<boolean>
+  /**
+   * Re-read these messages from the native rows (after a prune, here or in another tab) and swap
+   * them in place. Each call invalidates earlier reads of the same message: a late answer never
+   * overwrites a newer invalidation, and the remainder is never synthesized locally.
+   */
+  refresh: (messageIDs: readonly string[]) => Promise<void>
 }
 
 export interface TranscriptOptions {
@@ -70,6 +76,25 @@ export function createTranscript(api: Api, ref: Accessor<TranscriptRef>, options
     }
   }
 
+  const epochs = new Map<string, number>()
+  async function refreshOne(messageID: string) {
+    const epoch = (epochs.get(messageID) ?? 0) + 1
+    epochs.set(messageID, epoch)
+    if (!pages().some((p) => p.messages.some((m) => m.id === messageID))) return
+    // A few tries: an answer that lost the race to a newer invalidation is dropped, not applied.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const fresh = await api.sessions.message.query({ ...ref(), messageID })
+        if (epochs.get(messageID) !== epoch) return
+        setPages((current) => current.map((p) => ({ ...p, messages: p.messages.map((m) => (m.id === messageID ? fresh : m)) })))
+        return
+      } catch {
+        if (epochs.get(messageID) !== epoch) return
+        await new Promise((r) => setTimeout(r, 200 * (attempt + 1)))
+      }
+    }
+  }
+
   const messages = createMemo(() => pages().flatMap((p) => p.messages))
   return {
     messages,
@@ -90,6 +115,9 @@ export function createTranscript(api: Api, ref: Accessor<TranscriptRef>, options
       if (!page || page.messages.length === 0) return false
       setPages((current) => [page, ...current].slice(0, maxPages))
       return true
+    },
+    refresh: async (messageIDs) => {
+      await Promise.all(messageIDs.map(refreshOne))
     },
     async loadNewer() {
       const cursor = pages().at(-1)?.newer

@@ -1,4 +1,4 @@
-import { For, mapArray, Show, type JSX } from 'solid-js'
+import { For, mapArray, Show, type Accessor, type JSX } from 'solid-js'
 import { EmptyState } from '../../components/empty-state'
 import { ErrorPanel } from '../../components/error-panel'
 import { ListSkeleton } from '../../components/skeleton'
@@ -8,7 +8,7 @@ import { useKeys } from '../../lib/keys'
 import { toMessageModel, type MessageModel, type ViewItem } from './message-model'
 import { MessageView } from './message-view'
 import { createTranscriptScroll } from './transcript-scroll'
-import { createTranscript, type TranscriptRef } from './transcript.data'
+import { createTranscript, type TranscriptRef, type TranscriptWindow } from './transcript.data'
 
 export interface TranscriptProps {
   session: TranscriptRef
@@ -21,6 +21,8 @@ export interface TranscriptProps {
   pageSize?: number
   controls?: (message: MessageModel) => JSX.Element
   itemControls?: (message: MessageModel, item: ViewItem) => JSX.Element
+  /** Hands the window to a feature that edits messages (pruning): it re-reads what changed. */
+  onWindow?: (win: TranscriptWindow, models: Accessor<MessageModel[]>) => void
 }
 
 /** A windowed transcript: at most a few pages in the DOM, however long the session. */
@@ -28,6 +30,7 @@ export function Transcript(props: TranscriptProps) {
   const win = createTranscript(useApi(), () => props.session, { pageSize: props.pageSize ?? 50 })
   const models = mapArray(win.messages, toMessageModel)
   const nav = createTranscriptScroll(win, models, { session: () => props.session, target: () => props.target, onPosition: (m) => props.onPosition?.(m) })
+  props.onWindow?.(win, models)
 
   useKeys((event) => {
     if (event.key === 'j') nav.move(1)

@@ -1,0 +1,123 @@
+import { LIMITS, messageRole, previewPrune, sumPrunable, type NativeMessage, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
+import { estimatePartTokens } from '@loupe/domain/tokens'
+import type { AppDeps } from '../../deps.js'
+import { AppError } from '../../errors.js'
+import type { MessageSlot } from '../../store/store.js'
+import { checkWriteTarget, fenceSession } from './fences.js'
+import { nodeSha256 } from './hash.js'
+import { sessionServerState, type ServerState } from './opencode-status.js'
+import { pruneContext, type PruneContext } from './prune-context.js'
+import type { SessionPlanInput } from './pruning.schema.js'
+
+/** One message as a whole-message cleanup candidate, or why it is not one. Stable: search uses it. */
+export type MessagePlan =
+  | { messageID: string; status: 'candidate'; revision: string; toolCount: number; reasoningCount: number; bytes: number; tokens: number }
+  | { messageID: string; status: 'blocked'; reason: PruneBlockReason; detail: string }
+
+const PAGE = 100
+
+const NOTHING = 'No tool calls or reasoning to remove.'
+
+function planOne(native: NativeMessage): MessagePlan {
+  const preview = previewPrune(native, { hash: nodeSha256, estimateTokens: estimatePartTokens })
+  if (!preview.ok) return { messageID: native.id, status: 'blocked', reason: preview.error.reason, detail: preview.error.detail }
+  const sum = sumPrunable(preview.value.parts)
+  if (sum.count === 0) return { messageID: native.id, status: 'blocked', reason: 'not_deletable', detail: NOTHING }
+  return { messageID: native.id, status: 'candidate', revision: preview.value.revision, toolCount: sum.tools, reasoningCount: sum.reasoning, bytes: sum.bytes, tokens: sum.tokens }
+}
+
+function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot[]): { plans: MessagePlan[]; natives: NativeMessage[] } {
+  const { db } = deps.opencode
+  const plans: MessagePlan[] = []
+  const loadable = slots.filter((s) => s.bytes <= LIMITS.messageStoredBytes).map((s) => s.key.id)
+  const natives = ctx.store.loadMessages(db, ctx.session.id, loadable)
+  const byId = new Map(natives.map((m) => [m.id as string, m]))
+  for (const slot of slots) {
+    const native = byId.get(slot.key.id)
+    if (native) plans.push(planOne(native))
+    else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: `This message is ${slot.bytes} bytes, over the 16 MiB Loupe edits.` })
+  }
+  return { plans, natives }
+}
+
+/**
+ * Whole-message candidates for the given messages of one session (for clean-up from search
+ * results): `{messageID, revision, toolCount, reasoningCount, bytes, tokens}` or why not.
+ * Messages not in the session answer `not_deletable`.
+ */
+export function planMessages(deps: AppDeps, input: { sessionID: string; storage?: StorageGeneration; messageIDs: readonly string[] }): MessagePlan[] {
+  const ctx = pruneContext(deps, input.sessionID, input.storage)
+  if ('status' in ctx) return input.messageIDs.map((messageID) => ({ messageID, status: 'blocked', reason: ctx.reason, detail: ctx.detail }))
+  const { db } = deps.opencode
+  return db.read(() => {
+    const slots: MessageSlot[] = []
+    const missing = new Set<string>()
+    for (const id of input.messageIDs) {
+      const key = ctx.store.findMessageKey(db, ctx.session.id, id)
+      const slot = key && ctx.store.messageSlots(db, ctx.session.id, { kind: 'at', key }, 1)[0]
+      if (slot) slots.push(slot)
+      else missing.add(id)
+    }
+    const planned = new Map(planSlots(deps, ctx, slots).plans.map((p) => [p.messageID, p]))
+    return input.messageIDs.map((messageID): MessagePlan =>
+      planned.get(messageID) ?? { messageID, status: 'blocked', reason: 'not_deletable', detail: 'This message is not in the session.' })
+  })
+}
+
+export interface SessionPlan {
+  sessionID: string
+  storage: StorageGeneration
+  /** Why no prune can run in this session right now (null: it can). */
+  block: PruneBlock | null
+  opencode: ServerState
+  candidates: Extract<MessagePlan, { status: 'candidate' }>[]
+  blocked: Extract<MessagePlan, { status: 'blocked' }>[]
+  totals: { messages: number; assistantMessages: number; candidates: number; tools: number; reasoning: number; bytes: number; tokens: number }
+}
+
+/**
+ * What cleaning the whole session would remove, before anything happens: every finished assistant
+ * message's technical parts with revisions, so the UI can run it in batches of 16 with progress.
+ */
+export async function sessionPlan(deps: AppDeps, input: SessionPlanInput): Promise<SessionPlan> {
+  const ctx = pruneContext(deps, input.sessionID, input.storage)
+  if ('status' in ctx) throw new AppError('unsupported_storage', ctx.detail)
+  const opencode = await sessionServerState(deps.config, ctx.session)
+  const { db } = deps.opencode
+  return db.read(() => {
+    const block = checkWriteTarget(deps.opencode, ctx.pruneStore, deps.pruning.schema) ?? fenceSession(ctx.pruneStore.sessionFence(db, ctx.session.id)) ?? null
+    const plan: SessionPlan = {
+      sessionID: ctx.session.id,
+      storage: ctx.session.storage,
+      block,
+      opencode,
+      candidates: [],
+      blocked: [],
+      totals: { messages: 0, assistantMessages: 0, candidates: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 },
+    }
+    let slots = ctx.store.messageSlots(db, ctx.session.id, { kind: 'earliest' }, PAGE)
+    while (slots.length > 0) {
+      const { plans, natives } = planSlots(deps, ctx, slots)
+      const roles = new Map(natives.map((m) => [m.id as string, messageRole(m)]))
+      plan.totals.messages += slots.length
+      for (const p of plans) {
+        const role = roles.get(p.messageID)
+        if (role !== undefined && role !== 'assistant') continue
+        plan.totals.assistantMessages++
+        if (p.status === 'blocked') {
+          if (p.detail !== NOTHING) plan.blocked.push(p)
+          continue
+        }
+        plan.candidates.push(p)
+        plan.totals.candidates++
+        plan.totals.tools += p.toolCount
+        plan.totals.reasoning += p.reasoningCount
+        plan.totals.bytes += p.bytes
+        plan.totals.tokens += p.tokens
+      }
+      const last = slots.at(-1)
+      slots = last ? ctx.store.messageSlots(db, ctx.session.id, { kind: 'after', key: last.key }, PAGE) : []
+    }
+    return plan
+  })
+}

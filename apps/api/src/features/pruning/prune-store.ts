@@ -1,0 +1,62 @@
+import type { PrunePlan, StorageGeneration } from '@loupe/domain'
+import type { SqliteDb } from '../../lib/sqlite.js'
+import { mediaSupport, type MediaSupport } from '../../store/media-blob.js'
+import type { StorageLayout } from '../../store/probe.js'
+import { createPruneV1Store } from './prune-v1.store.js'
+import { createPruneV2Store } from './prune-v2.store.js'
+import type { EventLocator } from './event-locator.js'
+
+/** Run state of a session as stored: what the refusal fences read inside the write transaction. */
+export interface SessionFenceRow {
+  workspaceID: string | null
+  /** `event_sequence.owner_id`: a remote owner of the session's log. */
+  ownerID: string | null
+  hasSequence: boolean
+  timeSuspended: number | null
+  timeCompacting: number | null
+  revert: string | null
+}
+
+export interface PruneWrite {
+  sessionID: string
+  messageID: string
+  plan: PrunePlan
+  now: number
+  randomBytes(size: number): Buffer
+}
+
+/** What one prune changed besides the content, for tests and logs (counts only). */
+export interface PruneEffects {
+  eventsRedacted: number
+  eventsAppended: number
+  mediaRefsReleased: number
+  blobsDeleted: number
+}
+
+/** Thrown inside the transaction when the stored row is not the one planned on: rolls back, answers `conflict`. */
+export class PruneConflict extends Error {}
+/** Thrown inside the transaction for storage Loupe must not write: rolls back, answers `unsupported_storage`. */
+export class PruneUnsupported extends Error {}
+
+/**
+ * The write side of one OpenCode storage generation, chosen once per opened file from its layout.
+ * Reads of the native form go through the generation's OpenCodeStore, so revisions match the UI's.
+ * Every method runs inside the caller's `BEGIN IMMEDIATE` transaction.
+ */
+export interface PruneStore {
+  readonly generation: StorageGeneration
+  readonly media: MediaSupport
+  /** The tables whose shape the write depends on (checked against the probed layout in the transaction). */
+  readonly tables: readonly string[]
+  sessionFence(db: SqliteDb, sessionID: string): SessionFenceRow | undefined
+  /** Stored bytes of the message (row plus parts), or undefined when it is not in this session. */
+  storedBytes(db: SqliteDb, sessionID: string, messageID: string): number | undefined
+  apply(db: SqliteDb, write: PruneWrite): PruneEffects
+}
+
+export function createPruneStore(generation: StorageGeneration, layout: StorageLayout, locator: EventLocator): PruneStore {
+  const media = mediaSupport(layout)
+  const g = layout.generations.find((x) => x.generation === generation)
+  if (!g) throw new Error(`no ${generation} storage in this file`)
+  return generation === 'v1' ? createPruneV1Store(layout, media, locator) : createPruneV2Store(g, layout, media)
+}

@@ -1,0 +1,121 @@
+import type { SqliteDb } from '../../lib/sqlite.js'
+import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from '../../store/media-blob.js'
+import type { StorageLayout } from '../../store/probe.js'
+import { chunk } from '../../store/session-row.js'
+import { nextEventIds } from './event-ids.js'
+import type { EventLocator } from './event-locator.js'
+import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
+
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * The part an earlier `message.part.updated.1` event is redacted to (opencode-storage.md §10.3):
+ * same identity, no content, still valid for OpenCode's event schema. A replay creates this empty
+ * placeholder, and the appended `message.part.removed.1` deletes it again.
+ */
+export function minimalV1Part(part: Json): Json {
+  const ids = { id: part.id, sessionID: part.sessionID, messageID: part.messageID }
+  if (part.type === 'tool') {
+    return { ...ids, type: 'tool', callID: part.callID, tool: part.tool, state: { status: 'pending', input: {}, raw: '' } }
+  }
+  const time = isObject(part.time) ? part.time : {}
+  const start = typeof time.start === 'number' ? time.start : 0
+  return { ...ids, type: 'reasoning', text: '', time: { start } }
+}
+
+/**
+ * OpenCode 1.x (`message` + `part` + the event log): delete the part rows, redact their earlier
+ * events, and append one `message.part.removed.1` per part exactly as OpenCode's own `part.delete`
+ * does (next seq, `event_sequence` advanced first). Events are never deleted or renumbered.
+ */
+export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, locator: EventLocator): PruneStore {
+  const events = layout.eventLog
+  // An upgraded 2.x file adds `event.created` (ms), which OpenCode fills on every append.
+  const created = layout.columns.event?.includes('created') ?? false
+  return {
+    generation: 'v1',
+    media,
+    tables: ['session', 'message', 'part', ...(events ? ['event', 'event_sequence'] : [])],
+    sessionFence(db, sessionID) {
+      const row = db.getSql<{ workspace_id: string | null; time_compacting: number | null; revert: string | null }>(
+        `SELECT workspace_id, time_compacting, revert FROM session WHERE id = ?`, [sessionID])
+      if (!row) return undefined
+      const seq = events ? db.getSql<{ owner_id: string | null }>(`SELECT owner_id FROM event_sequence WHERE aggregate_id = ?`, [sessionID]) : undefined
+      return {
+        workspaceID: row.workspace_id,
+        ownerID: seq?.owner_id ?? null,
+        hasSequence: seq !== undefined,
+        timeSuspended: null,
+        timeCompacting: row.time_compacting,
+        revert: row.revert,
+      }
+    },
+    storedBytes(db, sessionID, messageID) {
+      const row = db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM message WHERE id = ? AND session_id = ?`, [messageID, sessionID])
+      if (!row) return undefined
+      // `+session_id`: look parts up by message (part_message_id_id_idx), never by scanning the session.
+      const parts = db.getSql<{ bytes: number | null }>(`SELECT sum(octet_length(data)) AS bytes FROM part WHERE message_id = ? AND +session_id = ?`, [messageID, sessionID])
+      return row.bytes + (parts?.bytes ?? 0)
+    },
+    apply(db, write) {
+      return applyV1(db, write, { events, media, created, locator })
+    },
+  }
+}
+
+function applyV1(db: SqliteDb, { sessionID, messageID, plan, now, randomBytes }: PruneWrite, opts: { events: boolean; media: MediaSupport; created: boolean; locator: EventLocator }): PruneEffects {
+  const parts = plan.removedParts.filter(isObject)
+  if (parts.length !== plan.removed.length) throw new PruneConflict('a removed part is not an object')
+  const ids = parts.map((p) => String(p.id))
+  const effects: PruneEffects = { eventsRedacted: 0, eventsAppended: 0, mediaRefsReleased: 0, blobsDeleted: 0 }
+
+  // Refs exist only where the blob tables are recognized (elsewhere the read form kept them, and
+  // the transaction refused): only then is the stored form of the removed parts read again.
+  const digests = new Set<string>()
+  for (const group of opts.media === 'recognized' ? chunk(ids) : []) {
+    const rows = db.allSql<{ data: string }>(`SELECT data FROM part WHERE id IN (${group.map(() => '?').join(',')})`, group)
+    for (const row of rows) if (mayHoldMediaRef(row.data)) collectMediaRefs(JSON.parse(row.data), digests)
+  }
+  if (digests.size > 0) {
+    if (opts.media !== 'recognized') throw new PruneUnsupported('media refs without recognized blob tables')
+    const released = releaseMediaRefs(db, { owners: ids, removed: digests, kept: new Set() })
+    effects.mediaRefsReleased = released.refs
+    effects.blobsDeleted = released.blobs
+  }
+
+  for (const id of ids) {
+    if (db.runSql(`DELETE FROM part WHERE id = ? AND +message_id = ? AND +session_id = ?`, [id, messageID, sessionID]) !== 1) {
+      throw new PruneConflict(`part ${id} is gone`)
+    }
+  }
+  if (!opts.events) return effects
+
+  // Only the events the locator names are read; each is checked to carry the part before it changes.
+  const located = opts.locator.eventsOf(db, sessionID, ids)
+  for (const part of parts) {
+    const minimal = JSON.stringify(minimalV1Part(part))
+    for (const eventID of located.get(String(part.id)) ?? []) {
+      effects.eventsRedacted += db.runSql(
+        `UPDATE event SET data = json_set(data, '$.part', json(?))
+          WHERE id = ? AND aggregate_id = ? AND type = 'message.part.updated.1' AND json_extract(data, '$.part.id') = ?`,
+        [minimal, eventID, sessionID, part.id],
+      )
+    }
+  }
+
+  // A session without a sequence row has no log to extend (imported, or wiped by a migration).
+  const sequence = db.getSql<{ seq: number }>(`SELECT seq FROM event_sequence WHERE aggregate_id = ?`, [sessionID])
+  if (!sequence) return effects
+  const eventIds = nextEventIds(db, now, ids.length, randomBytes)
+  const last = sequence.seq + ids.length
+  db.runSql(`UPDATE event_sequence SET seq = ? WHERE aggregate_id = ?`, [last, sessionID])
+  ids.forEach((partID, i) => {
+    const data = JSON.stringify({ sessionID, messageID, partID })
+    const row = [eventIds[i], sessionID, sequence.seq + 1 + i, data]
+    if (opts.created) db.runSql(`INSERT INTO event (id, aggregate_id, seq, type, data, created) VALUES (?, ?, ?, 'message.part.removed.1', ?, ?)`, [...row, now])
+    else db.runSql(`INSERT INTO event (id, aggregate_id, seq, type, data) VALUES (?, ?, ?, 'message.part.removed.1', ?)`, row)
+  })
+  effects.eventsAppended = ids.length
+  return effects
+}

@@ -1,0 +1,100 @@
+import type { SqliteDb } from '../lib/sqlite.js'
+import type { StorageLayout } from './probe.js'
+
+/**
+ * Media-blob storage (SESSION_PRUNING.md `media-blob.ts`). Not upstream OpenCode (opencode-storage.md
+ * §12): a part names media by a whole-string ref `media:<sha256 hex>`; the bytes live in `blob`,
+ * owned through `blob_ref`. The recognized shape, after the fork in §12 with the bytes in the row:
+ *
+ *   blob(digest TEXT PK, size INTEGER, mime TEXT, data BLOB, …)          one row per distinct media
+ *   blob_ref(part_id TEXT, slot TEXT, digest TEXT → blob.digest, …)      who keeps a blob alive
+ *
+ * `blob_ref.part_id` is the owning 1.x `part.id`, or the owning 2.x `session_message.id`.
+ * The native read form inlines each ref as `data:<mime>;base64,…`; a ref whose blob is missing stays
+ * `media:<sha256>` (the unavailable placeholder). Rows naming no ref are never touched. A ref-backed
+ * row on storage without these tables, or with tables of another shape, is `unsupported_storage`.
+ */
+export type MediaSupport = 'absent' | 'recognized' | 'unrecognized'
+
+const BLOB_COLUMNS = ['digest', 'size', 'mime', 'data'] as const
+const REF_COLUMNS = ['part_id', 'slot', 'digest'] as const
+const REF = /^media:([a-f0-9]{64})$/
+const PREFIX = 'media:'
+
+/** Whether this file carries media blobs Loupe understands. */
+export function mediaSupport(layout: Pick<StorageLayout, 'tables' | 'columns'>): MediaSupport {
+  const has = (t: string) => layout.tables.includes(t)
+  if (!has('blob') && !has('blob_ref')) return 'absent'
+  const covers = (t: string, cols: readonly string[]) => has(t) && cols.every((c) => layout.columns[t]?.includes(c))
+  return covers('blob', BLOB_COLUMNS) && covers('blob_ref', REF_COLUMNS) ? 'recognized' : 'unrecognized'
+}
+
+/** Cheap test on stored JSON text before any walk: could this row name a media ref? */
+export const mayHoldMediaRef = (text: string): boolean => text.includes(`"${PREFIX}`)
+
+/** The digest of a whole-string ref, or undefined. */
+export function mediaRefDigest(value: unknown): string | undefined {
+  return typeof value === 'string' && value.startsWith(PREFIX) ? REF.exec(value)?.[1] : undefined
+}
+
+/** Every digest a JSON value names, anywhere inside it. */
+export function collectMediaRefs(value: unknown, into = new Set<string>()): Set<string> {
+  const digest = mediaRefDigest(value)
+  if (digest) into.add(digest)
+  else if (Array.isArray(value)) for (const v of value) collectMediaRefs(v, into)
+  else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) collectMediaRefs(v, into)
+  return into
+}
+
+function mapRefs(value: unknown, resolve: (digest: string) => string | undefined): unknown {
+  const digest = mediaRefDigest(value)
+  if (digest) return resolve(digest) ?? value
+  if (Array.isArray(value)) return value.map((v) => mapRefs(v, resolve))
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapRefs(v, resolve)]))
+  }
+  return value
+}
+
+/** The read form of `value`: each ref whose blob exists becomes a data URL. Values without refs come back as is. */
+export function inlineMediaRefs<T>(db: SqliteDb, value: T): T {
+  const digests = collectMediaRefs(value)
+  if (digests.size === 0) return value
+  const urls = new Map<string, string>()
+  for (const digest of digests) {
+    const row = db.getSql<{ mime: string; data: Buffer | null }>(`SELECT mime, data FROM blob WHERE digest = ?`, [digest])
+    if (row?.data) urls.set(digest, `data:${row.mime};base64,${Buffer.from(row.data).toString('base64')}`)
+  }
+  return mapRefs(value, (d) => urls.get(d)) as T
+}
+
+/** Sizes and types of blobs by digest, without reading their bytes (for listings by size). */
+export function mediaBlobInfo(db: SqliteDb, digests: Iterable<string>): Map<string, { size: number; mime: string }> {
+  const out = new Map<string, { size: number; mime: string }>()
+  for (const digest of digests) {
+    const row = db.getSql<{ size: number; mime: string }>(`SELECT size, mime FROM blob WHERE digest = ?`, [digest])
+    if (row) out.set(digest, row)
+  }
+  return out
+}
+
+/**
+ * Inside a prune transaction: drop the `blob_ref` rows that only removed parts named, then every
+ * blob among those digests that no ref keeps. `owners` are the removed 1.x part ids, or the 2.x
+ * message id whose content lost the refs; `kept` are the digests surviving parts still name.
+ */
+export function releaseMediaRefs(
+  db: SqliteDb,
+  input: { owners: readonly string[]; removed: ReadonlySet<string>; kept: ReadonlySet<string> },
+): { refs: number; blobs: number } {
+  const released = [...input.removed].filter((d) => !input.kept.has(d))
+  let refs = 0
+  let blobs = 0
+  for (const owner of input.owners) {
+    for (const digest of released) refs += db.runSql(`DELETE FROM blob_ref WHERE part_id = ? AND digest = ?`, [owner, digest])
+  }
+  for (const digest of released) {
+    blobs += db.runSql(`DELETE FROM blob WHERE digest = ? AND NOT EXISTS (SELECT 1 FROM blob_ref WHERE blob_ref.digest = blob.digest)`, [digest])
+  }
+  return { refs, blobs }
+}

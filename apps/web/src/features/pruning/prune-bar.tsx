@@ -1,0 +1,67 @@
+import { Match, Show, Switch } from 'solid-js'
+import { formatBytes, formatCount, plural } from '../../lib/format'
+import type { Pruning } from './pruning-state'
+
+/**
+ * Above the transcript: what removing this session's tool calls and reasoning would save, before
+ * anything happens, and the actions for the current selection or the whole session.
+ */
+export function PruneBar(props: { pruning: Pruning }) {
+  const plan = () => props.pruning.plan.data()
+  const selectedBytes = () => props.pruning.selected().reduce((sum, p) => sum + p.bytes, 0)
+  const blocked = () => plan()?.block ?? null
+  return (
+    <section class="prune-bar" aria-label="Clean up technical parts">
+      <div class="prune-bar-summary">
+        <Switch fallback={<span class="muted">Measuring what this session could shed…</span>}>
+          <Match when={props.pruning.plan.error()}>
+            <span class="muted">Could not measure this session's technical parts.</span>
+          </Match>
+          <Match when={plan()}>
+            {(p) => (
+              <Show
+                when={p().totals.candidates > 0}
+                fallback={<span class="muted">No tool calls or reasoning left to remove in finished messages.</span>}
+              >
+                <span class="prune-bar-figure" title="UTF-8 bytes of the parts as stored; tokens are an o200k estimate">
+                  <strong>{formatBytes(p().totals.bytes)}</strong> · ~{formatCount(p().totals.tokens)} tokens
+                </span>
+                <span class="muted">
+                  in {plural(p().totals.tools, 'tool call')} and {plural(p().totals.reasoning, 'reasoning block')} across {plural(p().totals.candidates, 'finished message')}
+                </span>
+              </Show>
+            )}
+          </Match>
+        </Switch>
+        <Show when={blocked()}>
+          {(b) => <span class="chip chip-warn" title={b().reason}>{b().detail}</span>}
+        </Show>
+      </div>
+      <div class="prune-bar-actions">
+        <Show
+          when={props.pruning.selected().length > 0}
+          fallback={
+            <button
+              type="button"
+              class="button"
+              disabled={!plan() || plan()?.totals.candidates === 0 || blocked() !== null}
+              onClick={() => void props.pruning.reviewSession()}
+            >
+              Clean up whole session…
+            </button>
+          }
+        >
+          <span class="prune-bar-selection">
+            {plural(props.pruning.selected().length, 'part')} selected · {formatBytes(selectedBytes())}
+          </span>
+          <button type="button" class="button button-quiet" onClick={() => props.pruning.clearSelection()}>
+            Clear
+          </button>
+          <button type="button" class="button button-danger" disabled={blocked() !== null} onClick={() => void props.pruning.reviewSelected()}>
+            Review removal…
+          </button>
+        </Show>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,177 @@
+import { A } from '@solidjs/router'
+import { For, Match, Show, Switch } from 'solid-js'
+import { Modal } from '../../components/modal'
+import { describeProblem } from '../../lib/errors'
+import { formatBytes, formatCount, plural } from '../../lib/format'
+import { reviewTotals, type Refusal, type Review, type ReviewMessage } from './pruning.data'
+import type { Pruning } from './pruning-state'
+
+const REASONS: Record<string, string> = {
+  conflict: 'changed since you looked',
+  not_deletable: 'cannot be pruned',
+  maintenance_required: 'busy right now',
+  unsupported_storage: 'storage Loupe does not edit',
+  unavailable: 'database unavailable',
+  missing: 'part is gone',
+  ambiguous: 'ambiguous',
+}
+
+function Refusals(props: { refused: Refusal[] }) {
+  return (
+    <Show when={props.refused.length > 0}>
+      <details class="prune-refused" open={props.refused.length <= 3}>
+        <summary>{plural(props.refused.length, 'message')} left as they are</summary>
+        <ul>
+          <For each={props.refused.slice(0, 50)}>
+            {(r) => (
+              <li>
+                <span class="chip chip-warn">{REASONS[r.reason] ?? r.reason}</span> {r.detail}
+              </li>
+            )}
+          </For>
+        </ul>
+      </details>
+    </Show>
+  )
+}
+
+function PartRows(props: { messages: ReviewMessage[] }) {
+  const rows = () => props.messages.flatMap((m) => m.parts.map((p) => ({ ...p, messageID: m.messageID })))
+  return (
+    <Show when={rows().length > 0}>
+      <table class="prune-parts">
+        <thead>
+          <tr><th>Part</th><th>Status</th><th class="num">Bytes</th><th class="num">Tokens</th></tr>
+        </thead>
+        <tbody>
+          <For each={rows().slice(0, 200)}>
+            {(p) => (
+              <tr>
+                <td class="prune-part-name">
+                  <span class={`prune-kind prune-kind-${p.type}`} aria-hidden="true" />
+                  {p.type === 'tool' ? p.tool ?? 'tool' : 'Reasoning'}
+                  <Show when={p.title}><span class="muted"> · {p.title}</span></Show>
+                </td>
+                <td><Show when={p.status}><span class={`badge badge-${p.status}`}>{p.status}</span></Show></td>
+                <td class="num">{formatBytes(p.bytes)}</td>
+                <td class="num">~{formatCount(p.tokens)}</td>
+              </tr>
+            )}
+          </For>
+        </tbody>
+      </table>
+    </Show>
+  )
+}
+
+/** A whole-session review has counts per message, not parts: one row per message, largest first. */
+function MessageRows(props: { messages: ReviewMessage[] }) {
+  const rows = () => props.messages.filter((m) => m.counts).sort((a, b) => (b.counts?.bytes ?? 0) - (a.counts?.bytes ?? 0))
+  return (
+    <Show when={rows().length > 0}>
+      <table class="prune-parts">
+        <thead>
+          <tr><th>Message</th><th>Parts</th><th class="num">Bytes</th><th class="num">Tokens</th></tr>
+        </thead>
+        <tbody>
+          <For each={rows().slice(0, 12)}>
+            {(m) => (
+              <tr>
+                <td class="prune-part-name">{m.messageID}</td>
+                <td>{[m.counts!.tools ? plural(m.counts!.tools, 'tool call') : '', m.counts!.reasoning ? plural(m.counts!.reasoning, 'reasoning') : ''].filter(Boolean).join(', ')}</td>
+                <td class="num">{formatBytes(m.counts!.bytes)}</td>
+                <td class="num">~{formatCount(m.counts!.tokens)}</td>
+              </tr>
+            )}
+          </For>
+        </tbody>
+      </table>
+      <Show when={rows().length > 12}><p class="muted small">…and {plural(rows().length - 12, 'smaller message')}, in batches of 16.</p></Show>
+    </Show>
+  )
+}
+
+function Totals(props: { review: Review }) {
+  const t = () => reviewTotals(props.review)
+  return (
+    <p class="prune-totals">
+      <strong>{formatBytes(t().bytes)}</strong> and ~{formatCount(t().tokens)} tokens: {plural(t().tools, 'tool call')} and{' '}
+      {plural(t().reasoning, 'reasoning block')} in {plural(t().messages, 'message')}.
+    </p>
+  )
+}
+
+/** Review what goes, confirm, watch it run (cancel between batches), and read the outcome. */
+export function PruneDialog(props: { pruning: Pruning }) {
+  const state = () => props.pruning.dialog()
+  return (
+    <Show when={state().phase !== 'closed'}>
+      <Modal label="Remove technical parts" class="prune-dialog" onClose={() => props.pruning.close()}>
+        <Switch>
+          <Match when={state().phase === 'loading' && state()}>
+            {(s) => <p class="muted" aria-busy="true">{(s() as { title: string }).title}</p>}
+          </Match>
+          <Match when={state().phase === 'error' && state()}>
+            {(s) => {
+              const problem = describeProblem((s() as { error: unknown }).error)
+              return <div class="banner banner-warn"><strong>{problem.title}.</strong> {problem.detail} {problem.hint}</div>
+            }}
+          </Match>
+          <Match when={state().phase === 'review' && (state() as { review: Review })}>
+            {(s) => (
+              <>
+                <h2>Remove {s().review.scope === 'session' ? 'every tool call and reasoning block of this session' : 'these parts'}?</h2>
+                <Show when={s().review.messages.length > 0} fallback={<p>Nothing here can be removed right now.</p>}>
+                  <Totals review={s().review} />
+                  <PartRows messages={s().review.messages} />
+                  <MessageRows messages={s().review.messages} />
+                  <p class="muted small">
+                    Text, step records and the cost and token totals stay. OpenCode afterwards sees the conversation without these parts,
+                    and Loupe also clears them from OpenCode's event log. The file shrinks once you reclaim space on the Storage page.
+                  </p>
+                </Show>
+                <Refusals refused={s().review.refused} />
+                <div class="dialog-actions">
+                  <button type="button" class="button button-quiet" onClick={() => props.pruning.close()}>Keep everything</button>
+                  <button type="button" class="button button-danger" disabled={s().review.messages.length === 0} onClick={() => void props.pruning.confirm()} autofocus>
+                    Remove {plural(reviewTotals(s().review).tools + reviewTotals(s().review).reasoning, 'part')}
+                  </button>
+                </div>
+              </>
+            )}
+          </Match>
+          <Match when={state().phase === 'running' && (state() as { progress: { done: number; total: number; pruned: number } })}>
+            {(s) => (
+              <>
+                <h2>Removing…</h2>
+                <progress class="prune-progress" max={s().progress.total} value={s().progress.done} aria-label="Messages done" />
+                <p class="muted">{s().progress.done} of {plural(s().progress.total, 'message')} done · {s().progress.pruned} pruned</p>
+                <div class="dialog-actions">
+                  <button type="button" class="button" onClick={() => props.pruning.cancel()}>Stop after this batch</button>
+                </div>
+              </>
+            )}
+          </Match>
+          <Match when={state().phase === 'done' && (state() as Extract<ReturnType<Pruning['dialog']>, { phase: 'done' }>)}>
+            {(s) => (
+              <>
+                <h2>{s().cancelled ? 'Stopped' : 'Done'}</h2>
+                <p>
+                  Removed {plural(s().progress.removedParts, 'part')} from {plural(s().progress.pruned, 'message')}.
+                  <Show when={s().cancelled}> The rest is untouched; start again to continue.</Show>
+                </p>
+                <Refusals refused={[...s().review.refused, ...s().progress.refused]} />
+                <p class="muted small">
+                  The pruned bytes are gone from the conversation and the event log. To shrink the file itself, use <A href="/storage">Reclaim space</A>.
+                </p>
+                <div class="dialog-actions">
+                  <button type="button" class="button" onClick={() => props.pruning.close()} autofocus>Close</button>
+                </div>
+              </>
+            )}
+          </Match>
+        </Switch>
+      </Modal>
+    </Show>
+  )
+}

@@ -1,0 +1,183 @@
+import { computeRevision, messageContent, resolveSelectors, type PartSelector, type StorageGeneration } from '@loupe/domain'
+import type { Api, RouterOutputs } from '../../lib/trpc'
+
+export interface PruneTarget {
+  sessionID: string
+  storage: StorageGeneration
+}
+
+export type SessionPlan = RouterOutputs['pruning']['sessionPlan']
+type Preview = RouterOutputs['pruning']['preview']
+export type PreviewPart = Extract<Preview, { status: 'preview' }>['parts'][number]
+export type PruneResult = RouterOutputs['pruning']['prune']
+
+/** One technical part the person ticked, named by identity (never by position alone). */
+export interface SelectedPart {
+  messageID: string
+  /** The transcript's address of the item (1.x part id, 2.x content index), for the checkbox. */
+  ref: string
+  selector: PartSelector
+  kind: 'tool' | 'reasoning'
+  label: string
+  bytes: number
+}
+
+/** A message as it will be pruned: what goes (from the server's preview) and the revision it quoted. */
+export interface ReviewMessage {
+  messageID: string
+  revision: string
+  /** Indexes to remove, or every technical part (`pruneBatch`). */
+  indexes: number[] | 'all'
+  parts: PreviewPart[]
+  /** Set when the whole-session plan supplied the counts instead of a preview. */
+  counts?: { tools: number; reasoning: number; bytes: number; tokens: number }
+}
+
+export interface Refusal {
+  messageID: string
+  reason: string
+  detail: string
+}
+
+export interface Review {
+  scope: 'selection' | 'message' | 'session'
+  messages: ReviewMessage[]
+  refused: Refusal[]
+}
+
+export interface ReviewTotals {
+  messages: number
+  tools: number
+  reasoning: number
+  bytes: number
+  tokens: number
+}
+
+export function reviewTotals(review: Review): ReviewTotals {
+  const totals: ReviewTotals = { messages: review.messages.length, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }
+  for (const m of review.messages) {
+    if (m.counts) {
+      totals.tools += m.counts.tools
+      totals.reasoning += m.counts.reasoning
+      totals.bytes += m.counts.bytes
+      totals.tokens += m.counts.tokens
+      continue
+    }
+    for (const p of m.parts) {
+      if (p.type === 'tool') totals.tools++
+      else totals.reasoning++
+      totals.bytes += p.bytes
+      totals.tokens += p.tokens
+    }
+  }
+  return totals
+}
+
+const refusalOf = (messageID: string, reason: string, detail: string): Refusal => ({ messageID, reason, detail })
+
+/**
+ * Re-read each selected message in its native form, find the selected parts again by identity
+ * (tools by id, reasoning by its unique text and times; ambiguity refuses), and ask the server
+ * what would go. The client's revision of what it resolved against must equal the server's.
+ */
+export async function reviewSelection(api: Api, target: PruneTarget, selection: readonly SelectedPart[]): Promise<Review> {
+  const byMessage = new Map<string, SelectedPart[]>()
+  for (const part of selection) byMessage.set(part.messageID, [...(byMessage.get(part.messageID) ?? []), part])
+  const review: Review = { scope: 'selection', messages: [], refused: [] }
+  for (const [messageID, parts] of byMessage) {
+    const native = await api.sessions.message.query({ ...target, messageID })
+    const resolved = resolveSelectors(native, parts.map((p) => p.selector))
+    if (!resolved.ok) {
+      review.refused.push(refusalOf(messageID, resolved.error.reason, resolved.error.detail))
+      continue
+    }
+    const preview = await api.pruning.preview.query({ ...target, messageID })
+    if (preview.status === 'blocked') {
+      review.refused.push(refusalOf(messageID, preview.reason, preview.detail))
+      continue
+    }
+    if (preview.revision !== computeRevision(messageContent(native))) {
+      review.refused.push(refusalOf(messageID, 'conflict', 'The message changed while you reviewed it; select again.'))
+      continue
+    }
+    const chosen = preview.parts.filter((p) => resolved.value.includes(p.index))
+    if (chosen.length !== resolved.value.length) {
+      review.refused.push(refusalOf(messageID, 'not_deletable', 'A selected part cannot be removed (it is not a finished tool call or reasoning).'))
+      continue
+    }
+    review.messages.push({ messageID, revision: preview.revision, indexes: resolved.value, parts: chosen })
+  }
+  return review
+}
+
+/** Every technical part of one message, as the server previews it now. */
+export async function reviewMessage(api: Api, target: PruneTarget, messageID: string): Promise<Review> {
+  const preview = await api.pruning.preview.query({ ...target, messageID })
+  if (preview.status === 'blocked') return { scope: 'message', messages: [], refused: [refusalOf(messageID, preview.reason, preview.detail)] }
+  if (preview.parts.length === 0) return { scope: 'message', messages: [], refused: [refusalOf(messageID, 'not_deletable', 'Nothing technical is left in this message.')] }
+  return { scope: 'message', messages: [{ messageID, revision: preview.revision, indexes: 'all', parts: preview.parts }], refused: [] }
+}
+
+/** The whole session from its plan: each candidate by the revision the plan read. */
+export function reviewSession(plan: SessionPlan): Review {
+  return {
+    scope: 'session',
+    messages: plan.candidates.map((c) => ({
+      messageID: c.messageID,
+      revision: c.revision,
+      indexes: 'all',
+      parts: [],
+      counts: { tools: c.toolCount, reasoning: c.reasoningCount, bytes: c.bytes, tokens: c.tokens },
+    })),
+    refused: plan.blocked.map((b) => refusalOf(b.messageID, b.reason, b.detail)),
+  }
+}
+
+export interface RunProgress {
+  done: number
+  total: number
+  pruned: number
+  removedParts: number
+  refused: Refusal[]
+  /** Messages that committed, for the transcript to re-read. */
+  committed: string[]
+}
+
+const BATCH = 16
+
+/**
+ * Carry out a review: selections one message per request (indexes), whole messages 16 per
+ * `pruneBatch`. Cancel stops between requests; every request is its own set of transactions,
+ * so what ran stays done and nothing is half-done.
+ */
+export async function runReview(api: Api, target: PruneTarget, review: Review, onProgress: (p: RunProgress) => void, signal: AbortSignal): Promise<RunProgress> {
+  const progress: RunProgress = { done: 0, total: review.messages.length, pruned: 0, removedParts: 0, refused: [], committed: [] }
+  const settle = (messageID: string, result: PruneResult) => {
+    progress.done++
+    if (result.status === 'pruned') {
+      progress.pruned++
+      progress.removedParts += result.removedCount
+      progress.committed.push(messageID)
+    } else progress.refused.push(refusalOf(messageID, result.reason, result.detail))
+  }
+  const whole = review.messages.filter((m) => m.indexes === 'all')
+  const partial = review.messages.filter((m) => m.indexes !== 'all')
+  for (const m of partial) {
+    if (signal.aborted) break
+    settle(m.messageID, await api.pruning.prune.mutate({ ...target, messageID: m.messageID, revision: m.revision, indexes: m.indexes as number[] }))
+    onProgress({ ...progress })
+  }
+  for (let i = 0; i < whole.length && !signal.aborted; i += BATCH) {
+    const candidates = whole.slice(i, i + BATCH).map((m) => ({ messageID: m.messageID, revision: m.revision }))
+    const { results } = await api.pruning.pruneBatch.mutate({ ...target, candidates })
+    for (const r of results) settle(r.messageID, r.result)
+    onProgress({ ...progress })
+  }
+  return progress
+}
+
+/** Follow every commit (here or in another tab) while mounted; returns the unsubscribe. */
+export function followPruned(api: Api, onPruned: (event: { sessionID: string; messageID: string; revision: string; storage: StorageGeneration }) => void): () => void {
+  const subscription = api.events.pruned.subscribe(undefined, { onData: onPruned, onError: () => {} })
+  return () => subscription.unsubscribe()
+}
