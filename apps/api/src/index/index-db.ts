@@ -21,13 +21,20 @@ export function indexFileFor(dataDir: string, source: IndexSource): string {
 
 export type Fts5Support = { ok: true } | { ok: false; reason: string }
 
-/** FTS5 and its trigram tokenizer must be compiled into this SQLite; a build without them searches by scanning. */
-export function checkFts5(db: SqliteDb): Fts5Support {
+/**
+ * FTS5 and its trigram tokenizer must be compiled into this SQLite; a build without them searches
+ * by scanning. Probed on a throwaway in-memory connection: a temp table on OpenCode's connection
+ * would list a `temp` database there, which the write fences read as an attached database.
+ */
+export function checkFts5(): Fts5Support {
+  const probe = openSqlite(':memory:')
   try {
-    db.raw.exec(`CREATE VIRTUAL TABLE temp.loupe_fts5_probe USING fts5(x, tokenize='trigram'); DROP TABLE temp.loupe_fts5_probe;`)
+    probe.raw.exec(`CREATE VIRTUAL TABLE fts5_probe USING fts5(x, tokenize='trigram')`)
     return { ok: true }
   } catch (error) {
-    return { ok: false, reason: `this SQLite (${sqliteVersion(db)}) lacks FTS5 with the trigram tokenizer: ${(error as Error).message}` }
+    return { ok: false, reason: `this SQLite (${sqliteVersion(probe)}) lacks FTS5 with the trigram tokenizer: ${(error as Error).message}` }
+  } finally {
+    probe.close()
   }
 }
 

@@ -46,7 +46,7 @@ const unavailable = (message: string): IndexStatus => ({ state: 'unavailable', i
 export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   const { opencode, events } = options
   const snapshots = createSnapshotCache()
-  const support = checkFts5(opencode.db)
+  const support = checkFts5()
   if (!support.ok || !opencode.layout.readable) {
     const status = unavailable(support.ok ? 'The OpenCode database is not readable.' : support.reason)
     return {

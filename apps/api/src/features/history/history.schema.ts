@@ -20,10 +20,6 @@ export const searchInput = z.strictObject({
 })
 export type SearchInput = z.infer<typeof searchInput>
 
-export const candidatesInput = z.strictObject({
-  query: z.string().max(QUERY_LIMITS.inputChars),
-  sessionID: sessionIdSchema.optional(),
-  storage: storageSchema.optional(),
-  projectID: sessionIdSchema.optional(),
-})
+/** The same question and scope as a search, without paging: clean-up covers every hit. */
+export const candidatesInput = searchInput.omit({ cursor: true, limit: true })
 export type CandidatesInput = z.infer<typeof candidatesInput>
