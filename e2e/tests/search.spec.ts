@@ -56,4 +56,36 @@ test.describe('search', () => {
     await expect(snippet).toContainText('<type>file</type>')
     expect(await snippet.locator('type').count()).toBe(0)
   })
+
+  test('cleans up everything matching from the results, with a preview of totals', async ({ page }, testInfo) => {
+    await page.goto('/search?q=readFileSync')
+    const hits = page.locator('.hit')
+    await expect(hits.first()).toBeVisible()
+    await expect(page.locator('.hit-kind', { hasText: 'Tool' }).first()).toBeVisible()
+    const before = await hits.count()
+
+    await page.getByRole('button', { name: 'Clean up matching…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Clean up matching' })
+    await expect(dialog.getByRole('heading', { name: /Remove the tool calls and reasoning behind “readFileSync”/ })).toBeVisible()
+    await expect(dialog.locator('.prune-totals')).toContainText(/tool call/)
+    await expect(dialog.locator('.cleanup-session')).toHaveText(['Plan stdin support'])
+    await snapshot(page, testInfo, 'search-04-cleanup-preview')
+
+    await dialog.getByRole('button', { name: /Remove from \d+ message/ }).click()
+    await expect(dialog.getByRole('heading', { name: 'Done' })).toBeVisible()
+    await expect(dialog).toContainText(/Removed \d+ parts? \(/)
+    await snapshot(page, testInfo, 'search-05-cleanup-done')
+    await dialog.getByRole('button', { name: 'Close', exact: true }).filter({ hasText: 'Close' }).click()
+
+    // The index dropped the pruned parts in the same request: only text hits remain.
+    await expect(page.locator('.hit-kind', { hasText: 'Tool' })).toHaveCount(0)
+    expect(await hits.count()).toBeLessThan(before)
+    await page.getByRole('button', { name: 'Clean up matching…' }).click()
+    await expect(page.getByText('Nothing to remove')).toBeVisible()
+    await page.keyboard.press('Escape')
+
+    await hits.first().click()
+    await expect(page.locator('h1.session-name')).toHaveText('Plan stdin support')
+    await expect(page.locator('.tool-call')).toHaveCount(0)
+  })
 })

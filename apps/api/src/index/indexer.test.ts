@@ -185,3 +185,23 @@ describe('the indexing worker', () => {
     deps.cleanup()
   })
 })
+
+describe('after the last rows were deleted', () => {
+  it('still indexes rows appended later with reused rowids (the tail restarts at the last row)', async () => {
+    const deps = await createTestDeps((await realFixture()).db)
+    const caller = createCaller({ deps })
+    deps.searchIndex.runUntilIdle()
+    const db = new Database(deps.opencode.path)
+    // Deleting the newest rows (a prune, a VACUUM) makes SQLite hand their rowids out again.
+    db.prepare(`DELETE FROM part WHERE rowid IN (SELECT rowid FROM part ORDER BY rowid DESC LIMIT 40)`).run()
+    db.exec('VACUUM')
+    // A foreign writer adds a part to an indexed session without any event: only the rowid tail sees it.
+    const host = db.prepare(`SELECT id, session_id FROM message ORDER BY time_created LIMIT 1`).get() as { id: string; session_id: string }
+    db.prepare(`INSERT INTO part(id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run('prt_ffffffffffffvacuumtail01', host.id, host.session_id, Date.now(), Date.now(), JSON.stringify(textPart('an okapi after vacuum')))
+    db.close()
+    deps.searchIndex.runUntilIdle()
+    expect((await caller.history.search({ query: 'okapi' })).hits).toHaveLength(1)
+    deps.cleanup()
+  })
+})

@@ -33,6 +33,7 @@ interface BuildMeta {
 /** Rows updated this long before a sync are read again at the next one (commit vs. Date.now() skew). */
 export const SYNC_SLACK_MS = 5000
 const CHUNK_ROWS = 256
+const REREAD_ROWS = 1024
 
 export interface IndexerOptions {
   sourceDb: SqliteDb
@@ -178,6 +179,13 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       const moreRows = inTransaction(() => {
         const meta = readMeta<BuildMeta>(index, 'build')
         if (meta?.phase !== 'done') return false
+        // When the newest rows were deleted (a prune, a VACUUM), SQLite hands their rowids out
+        // again, below the watermark. Which rows past the shrink are new cannot be told, so the
+        // tail re-reads a window before the last row (unchanged rows cost a lookup); sessions that
+        // changed are found through the event sequence below in any case.
+        const last = source.lastRowids()
+        if (last.v1 < meta.v1After) meta.v1After = Math.max(0, last.v1 - REREAD_ROWS)
+        if (last.v2 < meta.v2After) meta.v2After = Math.max(0, last.v2 - REREAD_ROWS)
         const v1 = source.generations.v1 ? source.v1Chunk(meta.v1After, CHUNK_ROWS) : []
         const v2 = source.generations.v2 ? source.v2Chunk(meta.v2After, CHUNK_ROWS / 4) : []
         run.bytes += indexV1Rows(v1)
@@ -186,7 +194,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
         meta.v2After = v2.at(-1)?.rid ?? meta.v2After
         meta.done += v1.length + v2.length
         meta.total = meta.done
-        if (v1.length || v2.length) writeMeta(index, 'build', meta)
+        writeMeta(index, 'build', meta)
         return v1.length === CHUNK_ROWS || v2.length === CHUNK_ROWS / 4
       }) ?? true
       return catchUp.run(budgetMs) || moreRows

@@ -66,6 +66,11 @@ export function createIndexSource(db: SqliteDb, layout: StorageLayout) {
       const b = v2 ? count('session_message') : { n: 0, m: 0 }
       return { v1: a.n, v2: b.n, v1Max: a.m ?? 0, v2Max: b.m ?? 0 }
     },
+    /** The last rowid of each table (cheap: the end of the rowid b-tree). */
+    lastRowids(): { v1: number; v2: number } {
+      const last = (table: string) => db.getSql<{ m: number | null }>(`SELECT max(rowid) AS m FROM ${table}`)!.m ?? 0
+      return { v1: v1 ? last('part') : 0, v2: v2 ? last('session_message') : 0 }
+    },
     v1Chunk: (after: number, limit: number) =>
       db.allSql<V1PartRow>(`SELECT ${PART_COLUMNS} FROM part WHERE rowid > ? ORDER BY rowid LIMIT ?`, [after, limit]),
     v2Chunk: (after: number, limit: number) =>

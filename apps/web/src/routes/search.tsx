@@ -3,6 +3,8 @@ import { createEffect, createMemo, createSignal, Match, on, onCleanup, onMount, 
 import { EmptyState } from '../components/empty-state'
 import { ErrorPanel } from '../components/error-panel'
 import { ListSkeleton } from '../components/skeleton'
+import { createCleanup } from '../features/search/cleanup.data'
+import { CleanupDialog } from '../features/search/cleanup-dialog'
 import { HitList } from '../features/search/hit-list'
 import { groupedOrder, hitHref } from '../features/search/hit-model'
 import { IndexStatusBar } from '../features/search/index-status'
@@ -10,6 +12,7 @@ import { KINDS, PERIODS, SearchFilters, isPeriod } from '../features/search/sear
 import { SearchSummary } from '../features/search/search-summary'
 import { createIndexStatus, createSearch, type SearchInput, type SearchKind } from '../features/search/search.data'
 import { createProjects } from '../features/sessions/sessions.data'
+import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
 import { useKeys } from '../lib/keys'
 import { isStorage, isValidId } from '../lib/links'
@@ -48,6 +51,10 @@ export function SearchRoute() {
   })
   const search = createSearch(api, input)
   const status = createIndexStatus(api, () => search.refresh())
+  const cleanup = createCleanup(api, input, () => search.refresh())
+  const storage = useStorageInfo()
+  const canClean = () => !!input() && search.answer()?.mode === 'index' && search.hits().length > 0
+  const writable = () => storage.data()?.supported.write !== false
   useTitle(() => (params.q ? `Search: ${params.q}` : 'Search'))
 
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -95,7 +102,19 @@ export function SearchRoute() {
           loading={search.loading()}
           shortened={(params.q ?? '').trim().length > SENT_QUERY_CHARS || !!search.answer()?.queryTruncated}
         />
+        <Show when={canClean()}>
+          <button
+            type="button"
+            class="button cleanup-button"
+            disabled={!writable()}
+            title={writable() ? 'Remove the tool calls and reasoning of the finished messages behind these results' : 'Loupe does not write to this database (see Storage)'}
+            onClick={() => void cleanup.open()}
+          >
+            Clean up matching…
+          </button>
+        </Show>
       </div>
+      <CleanupDialog cleanup={cleanup} query={(params.q ?? '').trim()} />
       <label class="search-field search-main">
         <span class="visually-hidden">Search all history</span>
         <svg viewBox="0 0 16 16" aria-hidden="true" class="search-icon">

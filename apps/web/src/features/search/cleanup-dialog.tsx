@@ -1,0 +1,159 @@
+import { A } from '@solidjs/router'
+import { For, Match, Show, Switch } from 'solid-js'
+import { Modal } from '../../components/modal'
+import { describeProblem } from '../../lib/errors'
+import { formatBytes, formatCount, plural } from '../../lib/format'
+import type { Candidates, Cleanup, CleanupProgress } from './cleanup.data'
+
+const REASONS: Record<string, string> = {
+  conflict: 'changed since the plan',
+  not_deletable: 'cannot be pruned',
+  maintenance_required: 'busy right now',
+  unsupported_storage: 'storage Loupe does not edit',
+  unavailable: 'database unavailable',
+}
+
+function Plan(props: { candidates: Candidates; query: string }) {
+  const t = () => props.candidates.totals
+  const bytesOf = (s: Candidates['sessions'][number]) => s.candidates.reduce((n, c) => n + c.bytes, 0)
+  const partsOf = (s: Candidates['sessions'][number]) => s.candidates.reduce((n, c) => n + c.toolCount + c.reasoningCount, 0)
+  return (
+    <>
+      <p class="prune-totals">
+        <strong>{formatBytes(t().bytes)}</strong> and ~{formatCount(t().tokens)} tokens: {plural(t().tools, 'tool call')} and {plural(t().reasoning, 'reasoning block')} in{' '}
+        {plural(t().messages, 'message')} across {plural(t().sessions, 'session')}.
+      </p>
+      <table class="prune-parts">
+        <thead>
+          <tr><th>Session</th><th class="num">Messages</th><th class="num">Parts</th><th class="num">Bytes</th></tr>
+        </thead>
+        <tbody>
+          <For each={props.candidates.sessions.slice(0, 8)}>
+            {(s) => (
+              <tr>
+                <td class="cleanup-session">{s.title || 'Untitled session'}<Show when={s.storage === 'v2'}> <span class="chip chip-accent">2.x</span></Show></td>
+                <td class="num">{s.candidates.length}</td>
+                <td class="num">{partsOf(s)}</td>
+                <td class="num">{formatBytes(bytesOf(s))}</td>
+              </tr>
+            )}
+          </For>
+        </tbody>
+      </table>
+      <Show when={props.candidates.sessions.length > 8}>
+        <p class="muted small">…and {plural(props.candidates.sessions.length - 8, 'smaller session')}.</p>
+      </Show>
+      <Show when={props.candidates.truncated}>
+        <p class="muted small">That is the first part of what matches; Loupe plans and prunes the rest in further rounds until none is left or you stop.</p>
+      </Show>
+    </>
+  )
+}
+
+function Skipped(props: { candidates: Candidates }) {
+  return (
+    <Show when={props.candidates.skipped.length > 0 || props.candidates.alreadyClean > 0}>
+      <details class="prune-refused">
+        <summary>
+          {plural(props.candidates.skipped.reduce((n, s) => n + s.count, 0) + props.candidates.alreadyClean, 'matching message')} left as they are
+        </summary>
+        <ul>
+          <Show when={props.candidates.alreadyClean > 0}>
+            <li><span class="chip">nothing left</span> {plural(props.candidates.alreadyClean, 'message')} without tool calls or reasoning.</li>
+          </Show>
+          <For each={props.candidates.skipped}>
+            {(s) => <li><span class="chip chip-warn">{REASONS[s.reason] ?? s.reason}</span> {plural(s.count, 'message')}: {s.detail}</li>}
+          </For>
+        </ul>
+      </details>
+    </Show>
+  )
+}
+
+function Outcome(props: { progress: CleanupProgress; cancelled: boolean }) {
+  return (
+    <>
+      <p>
+        Removed {plural(props.progress.removedParts, 'part')} ({formatBytes(props.progress.bytes)}) from {plural(props.progress.pruned, 'message')}.
+        <Show when={props.cancelled}> Stopped: the rest is untouched; run the clean-up again to continue.</Show>
+      </p>
+      <Show when={props.progress.refused.length > 0}>
+        <details class="prune-refused" open={props.progress.refused.length <= 3}>
+          <summary>{plural(props.progress.refused.length, 'message')} refused</summary>
+          <ul>
+            <For each={props.progress.refused.slice(0, 50)}>{(r) => <li><span class="chip chip-warn">{REASONS[r.reason] ?? r.reason}</span> {r.detail}</li>}</For>
+          </ul>
+        </details>
+      </Show>
+      <p class="muted small">The pruned bytes are gone from the conversations and the event log. To shrink the file itself, use <A href="/storage">Reclaim space</A>.</p>
+    </>
+  )
+}
+
+/** "Clean up matching": what the search's hits would free, confirm, progress with stop, outcome. */
+export function CleanupDialog(props: { cleanup: Cleanup; query: string }) {
+  const state = () => props.cleanup.state()
+  return (
+    <Show when={state().phase !== 'closed'}>
+      <Modal label="Clean up matching" class="prune-dialog cleanup-dialog" onClose={() => props.cleanup.close()}>
+        <Switch>
+          <Match when={state().phase === 'loading'}>
+            <p class="muted" aria-busy="true">Finding the messages behind these results…</p>
+          </Match>
+          <Match when={state().phase === 'error' && (state() as { error: unknown })}>
+            {(s) => {
+              const problem = describeProblem(s().error)
+              return <div class="banner banner-warn"><strong>{problem.title}.</strong> {problem.detail} {problem.hint}</div>
+            }}
+          </Match>
+          <Match when={state().phase === 'review' && (state() as { candidates: Candidates })}>
+            {(s) => (
+              <>
+                <h2>Remove the tool calls and reasoning behind “{props.query}”?</h2>
+                <Show when={s().candidates.totals.messages > 0} fallback={<p>Nothing to remove: the matching messages have no finished tool calls or reasoning left.</p>}>
+                  <Plan candidates={s().candidates} query={props.query} />
+                  <p class="muted small">
+                    Only finished assistant messages that match lose their tool calls and reasoning; text, user messages and token totals stay.
+                    Each message is pruned only if it is still exactly as planned.
+                  </p>
+                </Show>
+                <Skipped candidates={s().candidates} />
+                <div class="dialog-actions">
+                  <button type="button" class="button button-quiet" onClick={() => props.cleanup.close()}>Keep everything</button>
+                  <button type="button" class="button button-danger" disabled={s().candidates.totals.messages === 0} onClick={() => void props.cleanup.confirm()} autofocus>
+                    Remove from {plural(s().candidates.totals.messages, 'message')}
+                  </button>
+                </div>
+              </>
+            )}
+          </Match>
+          <Match when={state().phase === 'running' && (state() as { progress: CleanupProgress })}>
+            {(s) => (
+              <>
+                <h2>Cleaning up…</h2>
+                <progress class="prune-progress" max={Math.max(1, s().progress.total)} value={s().progress.done} aria-label="Messages done" />
+                <p class="muted">
+                  {s().progress.done} of {plural(s().progress.total, 'message')} · {plural(s().progress.removedParts, 'part')} removed · {formatBytes(s().progress.bytes)}
+                </p>
+                <div class="dialog-actions">
+                  <button type="button" class="button" onClick={() => props.cleanup.cancel()}>Stop after this batch</button>
+                </div>
+              </>
+            )}
+          </Match>
+          <Match when={state().phase === 'done' && (state() as { progress: CleanupProgress; cancelled: boolean })}>
+            {(s) => (
+              <>
+                <h2>{s().cancelled ? 'Stopped' : 'Done'}</h2>
+                <Outcome progress={s().progress} cancelled={s().cancelled} />
+                <div class="dialog-actions">
+                  <button type="button" class="button" onClick={() => props.cleanup.close()} autofocus>Close</button>
+                </div>
+              </>
+            )}
+          </Match>
+        </Switch>
+      </Modal>
+    </Show>
+  )
+}

@@ -1,0 +1,109 @@
+import { createSignal, type Accessor } from 'solid-js'
+import type { Api, RouterOutputs } from '../../lib/trpc'
+import { runReview, type Refusal, type Review } from '../pruning/pruning.data'
+import type { SearchInput } from './search.data'
+
+export type Candidates = RouterOutputs['history']['candidates']
+export type CandidateSession = Candidates['sessions'][number]
+
+export interface CleanupProgress {
+  /** Messages handled of those planned so far (later rounds add to `total`). */
+  done: number
+  total: number
+  pruned: number
+  removedParts: number
+  bytes: number
+  refused: Refusal[]
+}
+
+export type CleanupState =
+  | { phase: 'closed' }
+  | { phase: 'loading' }
+  | { phase: 'review'; candidates: Candidates }
+  | { phase: 'running'; candidates: Candidates; progress: CleanupProgress }
+  | { phase: 'done'; candidates: Candidates; progress: CleanupProgress; cancelled: boolean }
+  | { phase: 'error'; error: unknown }
+
+/** One session's candidates as the pruning review it runs: whole messages, 16 per pruneBatch. */
+export function reviewOf(session: CandidateSession): Review {
+  return {
+    scope: 'session',
+    messages: session.candidates.map((c) => ({
+      messageID: c.messageID, revision: c.revision, indexes: 'all', parts: [],
+      counts: { tools: c.toolCount, reasoning: c.reasoningCount, bytes: c.bytes, tokens: c.tokens },
+    })),
+    refused: [],
+  }
+}
+
+/**
+ * Run a clean-up: each session's messages through `pruning.pruneBatch` in slices of 16, then, when
+ * the plan was capped, ask for the next candidates and go on. Stopping takes effect between
+ * slices; what ran stays done, and every message was pruned only at the revision it was planned at.
+ */
+export async function runCleanup(api: Api, input: SearchInput, first: Candidates, onProgress: (p: CleanupProgress) => void, signal: AbortSignal) {
+  const progress: CleanupProgress = { done: 0, total: first.totals.messages, pruned: 0, removedParts: 0, bytes: 0, refused: [] }
+  let plan = first
+  for (let round = 0; round < 50; round++) {
+    for (const session of plan.sessions) {
+      if (signal.aborted) return progress
+      const bytes = new Map(session.candidates.map((c) => [c.messageID, c.bytes]))
+      const base = { ...progress, refused: [...progress.refused] }
+      const ran = await runReview(api, { sessionID: session.sessionID, storage: session.storage }, reviewOf(session), (p) => {
+        onProgress({ ...base, done: base.done + p.done, pruned: base.pruned + p.pruned, removedParts: base.removedParts + p.removedParts, refused: [...base.refused, ...p.refused] })
+      }, signal)
+      progress.done += ran.done
+      progress.pruned += ran.pruned
+      progress.removedParts += ran.removedParts
+      progress.bytes += ran.committed.reduce((sum, id) => sum + (bytes.get(id) ?? 0), 0)
+      progress.refused.push(...ran.refused)
+      onProgress({ ...progress })
+    }
+    if (!plan.truncated || signal.aborted || progress.pruned === 0) return progress
+    plan = await api.history.candidates.query(input, { signal })
+    if (plan.totals.messages === 0) return progress
+    progress.total += plan.totals.messages
+  }
+  return progress
+}
+
+/** The clean-up dialog's state: plan, review, run with progress and stop, outcome. */
+export function createCleanup(api: Api, input: Accessor<SearchInput | null>, onFinished: () => void) {
+  const [state, setState] = createSignal<CleanupState>({ phase: 'closed' })
+  let controller: AbortController | undefined
+  return {
+    state,
+    async open() {
+      const current = input()
+      if (!current) return
+      setState({ phase: 'loading' })
+      try {
+        setState({ phase: 'review', candidates: await api.history.candidates.query(current) })
+      } catch (error) {
+        setState({ phase: 'error', error })
+      }
+    },
+    async confirm() {
+      const s = state()
+      const current = input()
+      if (s.phase !== 'review' || !current) return
+      controller = new AbortController()
+      const empty: CleanupProgress = { done: 0, total: s.candidates.totals.messages, pruned: 0, removedParts: 0, bytes: 0, refused: [] }
+      setState({ phase: 'running', candidates: s.candidates, progress: empty })
+      try {
+        const progress = await runCleanup(api, current, s.candidates, (p) => setState({ phase: 'running', candidates: s.candidates, progress: p }), controller.signal)
+        setState({ phase: 'done', candidates: s.candidates, progress, cancelled: controller.signal.aborted })
+      } catch (error) {
+        setState({ phase: 'error', error })
+      }
+      onFinished()
+    },
+    cancel: () => controller?.abort(),
+    close() {
+      controller?.abort()
+      setState({ phase: 'closed' })
+    },
+  }
+}
+
+export type Cleanup = ReturnType<typeof createCleanup>
