@@ -35,6 +35,14 @@ export function foldText(text: string): string {
   return text.normalize('NFD').replace(DIACRITIC, '').toLowerCase()
 }
 
+/**
+ * The tokens of `text` as the index's tokenizer splits them, lower-cased but not accent-folded
+ * (unicode61 folds accents of Latin script only; quoted in a MATCH, the index folds the rest itself).
+ */
+export function indexTokens(text: string): string[] {
+  return text.toLowerCase().match(TOKEN) ?? []
+}
+
 /** The index's tokens of `text`: runs of letters, digits and private-use characters, folded. */
 export function tokenize(text: string): string[] {
   return foldText(text).match(TOKEN) ?? []

@@ -48,6 +48,11 @@ describe('codeTokens', () => {
     expect([...codeTokens('PR1137 getUserName plain words 2289ce0da001abcdef utf8 sha256sum d2d24b94 jBhJvbA3')]).toEqual(['pr1137', 'getusername', 'utf8', 'sha256sum'])
   })
 
+  it('keeps runs of scripts written without spaces, whose pieces are otherwise unsearchable', () => {
+    expect([...codeTokens('日本語のテキストです。 한국어문장 ok')]).toEqual(['日本語のテキストです', '한국어문장'])
+    expect([...codeTokens('Café1 ΑΒΓ123')]).toEqual(['café1', 'αβγ123'])
+  })
+
   it('recognizes placeholder titles', () => {
     expect(isDefaultTitle('New session - 2026-11-29T12:00:00.000Z')).toBe(true)
     expect(isDefaultTitle('Fix login bug')).toBe(false)

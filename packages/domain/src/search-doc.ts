@@ -1,5 +1,4 @@
 import type { JsonObject } from './native.js'
-import { foldText } from './query.js'
 
 /** What a search hit is: assistant text, reasoning, a tool call, user-side text, or a session title. */
 export const SEARCH_KINDS = ['text', 'reasoning', 'tool', 'user', 'title'] as const
@@ -135,11 +134,14 @@ export function messageSearchDocs(type: string, data: JsonObject): SearchDocFiel
 export const isDefaultTitle = (title: string) => /^(New|Child) session - \d{4}-/.test(title)
 
 const WIDE_TOKEN_CHAR = /[\p{L}\p{N}\p{Co}]/u
+/** Hiragana, Katakana, CJK ideographs, Hangul syllables, CJK compatibility ideographs. */
+const isCjk = (c: number) => (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff)
 
 /**
  * The folded code tokens of `text` worth finding by a piece of themselves (`1137` → `pr1137`):
  * 4–32 characters, letters and digits mixed in at most three runs (PR1137, utf8, sha256sum) or
- * camelCase (getUserName). Hashes and random ids alternate letters and digits and are left out.
+ * camelCase (getUserName), and runs of Chinese, Japanese or Korean text (one index token each).
+ * Hashes and random ids alternate letters and digits and are left out.
  * The index keeps these in a trigram vocabulary. A character loop, not a Unicode regex: this runs
  * over every byte the index takes in.
  */
@@ -151,6 +153,7 @@ export function codeTokens(text: string, into: Set<string> = new Set()): Set<str
   let prevLower = false
   let runs = 0
   let prevDigit = false
+  let cjk = false
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 32
     const isDigit = c >= 48 && c <= 57
@@ -160,9 +163,10 @@ export function codeTokens(text: string, into: Set<string> = new Set()): Set<str
     if (token) {
       if (start < 0) {
         start = i
-        digit = letter = camel = prevLower = false
+        digit = letter = camel = prevLower = cjk = false
         runs = 1
       } else if (isDigit !== prevDigit) runs++
+      if (isCjk(c)) cjk = true
       if (isDigit) digit = true
       else letter = true
       if (isUpper && prevLower) camel = true
@@ -172,7 +176,11 @@ export function codeTokens(text: string, into: Set<string> = new Set()): Set<str
     }
     if (start >= 0) {
       const length = i - start
-      if (length >= 4 && length <= 32 && ((digit && letter && runs <= 3) || (camel && !digit))) into.add(foldText(text.slice(start, i)))
+      // Mixed case with digits is a random id (jBhJvbA3), not a name anyone types a piece of.
+      const code = length >= 4 && ((digit && letter && runs <= 3 && !camel) || (camel && !digit))
+      // Scripts written without spaces: a whole run is one index token, so pieces are found here.
+      // Lower-cased only: the index folds accents for Latin script alone, so terms stay as it reads them.
+      if (length <= 32 && (code || (cjk && length >= 3))) into.add(text.slice(start, i).toLowerCase())
       start = -1
     }
   }

@@ -30,8 +30,9 @@ describe('history.search over the index', () => {
       ],
     })
     const draft = addV1Message(db, { sessionID: other, role: 'assistant', time: T + 4000, parts: [textPart('Rotate the credentials in the draft plan too.')] })
+    const cjk = addV1Message(db, { sessionID: other, role: 'assistant', time: T + 5000, parts: [textPart('設定ファイルを更新しました。')] })
     db.close()
-    seeded = { titled, other, user: u.messageID, assistant: a.messageID, draft: draft.messageID, reasoning: a.partIDs[0]!, tool: a.partIDs[2]! }
+    seeded = { titled, other, user: u.messageID, assistant: a.messageID, draft: draft.messageID, reasoning: a.partIDs[0]!, tool: a.partIDs[2]!, cjk: cjk.messageID }
     deps.searchIndex.runUntilIdle()
   })
   afterAll(() => deps.cleanup())
@@ -79,6 +80,12 @@ describe('history.search over the index', () => {
     const { hits } = await caller.history.search({ query: '1137' })
     expect(hits.map((h) => h.partID)).toEqual([seeded.reasoning])
     expect(marked(hits[0]!)).toEqual(['pr1137'])
+  })
+
+  it('finds a piece of Japanese text written without spaces', async () => {
+    const { hits } = await caller.history.search({ query: 'ファイル' })
+    expect(hits.map((h) => h.messageID)).toEqual([seeded.cjk])
+    expect(hits[0]!.snippet.some((s) => s.match && s.text.includes('ファイル'))).toBe(true)
   })
 
   it('scopes by session, project, directory, kind, tool and time', async () => {

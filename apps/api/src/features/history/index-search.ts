@@ -1,4 +1,4 @@
-import { tokenize, type ParsedQuery } from '@loupe/domain'
+import { indexTokens, type ParsedQuery } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
 import { countTermDocs, docMeta, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, rankCandidates, snippetsOf } from '../../index/search-index.store.js'
@@ -21,7 +21,7 @@ export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope)
   let expanded = false
   query.terms.forEach((term, i) => {
     if (term.negated || term.kind !== 'word') return
-    const tokens = tokenize(term.text)
+    const tokens = indexTokens(term.text)
     if (tokens.length !== 1 || [...tokens[0]!].length < 3) return
     if (countTermDocs(db, tokens[0]!, RARE_WORD_DOCS) >= RARE_WORD_DOCS) return
     const found = expandSubstring(db, tokens[0]!, EXPANSIONS_PER_WORD)
