@@ -103,7 +103,8 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
       const row = db.get(qb.selectFrom('message').select(['id', 'time_created']).where('session_id', '=', sessionID).where('id', '=', messageID))
       return row ? { t: row.time_created, id: row.id } : undefined
     },
-    loadMessages(db, sessionID, ids) {
+    loadMessages(db, sessionID, ids, options) {
+      const inline = media && options?.media !== 'refs'
       const out: NativeMessage[] = []
       for (const group of chunk(ids)) {
         const rows = db.all(qb.selectFrom('message').select(['id', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
@@ -122,7 +123,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
           const row = byId.get(id)
           if (!row) continue
           const parts = byMessage.get(id) ?? []
-          out.push({ storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: media ? inlineMediaRefs(db, parts) : parts })
+          out.push({ storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: inline ? inlineMediaRefs(db, parts) : parts })
         }
       }
       return out

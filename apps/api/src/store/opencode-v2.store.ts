@@ -90,7 +90,8 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
       const row = db.get(qb.selectFrom('session_message').select(['id', 'seq']).where('session_id', '=', sessionID).where('id', '=', messageID))
       return row ? { t: row.seq, id: row.id } : undefined
     },
-    loadMessages(db, sessionID, ids) {
+    loadMessages(db, sessionID, ids, options) {
+      const inline = media && options?.media !== 'refs'
       const out: NativeMessage[] = []
       for (const group of chunk(ids)) {
         const rows = db.all(qb.selectFrom('session_message').select(['id', 'type', 'seq', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
@@ -98,7 +99,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
         for (const id of group) {
           const row = byId.get(id)
           const data = parseObject(row?.data) ?? {}
-          if (row) out.push(toNative(row.id, row.type, row.seq, media ? inlineMediaRefs(db, data) : data))
+          if (row) out.push(toNative(row.id, row.type, row.seq, inline ? inlineMediaRefs(db, data) : data))
         }
       }
       return out
