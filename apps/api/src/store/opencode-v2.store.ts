@@ -1,7 +1,7 @@
 import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
 import { sql } from 'kysely'
 import { createQueryBuilder } from '../lib/sqlite.js'
-import { eventBreakdown } from './event-breakdown.js'
+import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
 import { inlineMediaRefs, mediaSupport } from './media-blob.js'
 import type { OpenCodeV2DB } from './opencode-v2.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
@@ -65,11 +65,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
         )
         for (const r of rows) Object.assign(stats.get(r.session_id)!, { messages: r.n }).bytes.messages = r.bytes
         if (!hasEvents) continue
-        const events = db.all(
-          qb.selectFrom('event').select(['aggregate_id', sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
-            .where('aggregate_id', 'in', group).groupBy('aggregate_id'),
-        )
-        for (const e of events) stats.get(e.aggregate_id)!.bytes.events = e.bytes
+        for (const [id, bytes] of eventBytesBySession(db, group)) stats.get(id)!.bytes.events = bytes
       }
       return stats
     },
