@@ -6,6 +6,7 @@
 // - walking the whole gallery
 // - thumbnail generation rate (256 and 1024 px)
 // - cached thumbnail latency over HTTP (membership check + cache read), and raw bytes latency
+// - the same with every image stored as a media blob (`media:<sha256>` refs, store/media-blob.ts)
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -16,6 +17,7 @@ import { dataUri, makePng } from '../apps/api/src/features/gallery/fixtures/png.
 import { createV1GalleryDb, v1ReadPart } from '../apps/api/src/features/gallery/fixtures/v1-gallery-db.js'
 import { createV2GalleryDb, readItem } from '../apps/api/src/features/gallery/fixtures/v2-gallery-db.js'
 import { createThumbnailer } from '../apps/api/src/features/gallery/thumbnails.js'
+import { storeImagesAsBlobs } from '../apps/api/src/features/pruning/testing/media-blobs.js'
 
 const MESSAGES = 5000
 const IMAGES = 500
@@ -121,16 +123,17 @@ async function main() {
     console.log(`gallery bench (${os.cpus().length} cpus, node ${process.version})`)
     console.log(`session: ${MESSAGES} messages, ${IMAGES} images\n`)
     for (const [label, noisy] of [['small PNGs', 0], ['screenshot PNGs', 120]] as const) {
-      for (const generation of ['v2', 'v1'] as const) {
-        const file = path.join(work, `${generation}-${noisy}.db`)
+      for (const [generation, storage] of [['v2', 'inline'], ['v2', 'media blobs'], ['v1', 'inline'], ['v1', 'media blobs']] as const) {
+        const file = path.join(work, `${generation}-${noisy}-${storage.length}.db`)
         const t0 = performance.now()
         const { sessionID, imageBytes } = buildDb(generation, file, noisy)
+        if (storage === 'media blobs') storeImagesAsBlobs(file, generation)
         const built = performance.now() - t0
         const deps = await createTestDeps(file)
         try {
           const r = await timePages(deps, sessionID)
           console.log(
-            `${generation} ${label.padEnd(22)} avg image ${(imageBytes / IMAGES / 1024).toFixed(1)} KiB, db ${(fs.statSync(file).size / 1048576).toFixed(0)} MiB (built in ${fmt(built)})\n` +
+            `${generation} ${storage.padEnd(11)} ${label.padEnd(16)} avg image ${(imageBytes / IMAGES / 1024).toFixed(1)} KiB, db ${(fs.statSync(file).size / 1048576).toFixed(0)} MiB (built in ${fmt(built)})\n` +
               `   first page: cold ${fmt(r.cold)}, warm p50 ${fmt(r.p50)}, p95 ${fmt(r.p95)}   (target ≤ 50 ms)\n` +
               `   whole gallery: ${r.pages} pages, ${r.entries} entries in ${fmt(r.walk)} (${fmt(r.walk / r.pages)} per page)`,
           )
@@ -146,15 +149,7 @@ async function main() {
     const deps = await createTestDeps(file)
     const server = await startTestServer(deps)
     try {
-      const caller = createCaller({ deps })
-      const targets: string[] = []
-      for (let cursor: string | undefined; targets.length < 48; ) {
-        const page = await caller.gallery.images({ sessionID, ...(cursor ? { cursor } : {}) })
-        if (page.status !== 'page') throw new Error('blocked')
-        targets.push(...page.entries.map((e) => e.target))
-        if (!page.cursor) break
-        cursor = page.cursor
-      }
+      const targets = await firstTargets(deps, sessionID, 48)
       const images = targets.map((t) => Buffer.from(dataUriOf(deps, sessionID, t), 'base64'))
       for (const size of [256, 1024] as const) {
         const thumbs = createThumbnailer(path.join(work, `thumbs-${size}`))
@@ -163,23 +158,18 @@ async function main() {
         const ms = performance.now() - t0
         console.log(`\nthumbnails ${size}px: ${images.length} rendered in ${fmt(ms)} = ${(images.length / (ms / 1000)).toFixed(0)} per second (${fmt(ms / images.length)} each, 640×400 sources)`)
       }
-      const url = (t: string, q: string) => `/api/sessions/${sessionID}/images/${t}${q}`
-      for (const t of targets) await server.fetch(url(t, '?size=256'))
-      const cached: number[] = []
-      const bytes: number[] = []
-      for (let round = 0; round < 5; round++) {
-        for (const t of targets) {
-          let s = performance.now()
-          const res = await server.fetch(url(t, '?size=256'))
-          await res.arrayBuffer()
-          cached.push(performance.now() - s)
-          s = performance.now()
-          await (await server.fetch(url(t, ''))).arrayBuffer()
-          bytes.push(performance.now() - s)
-        }
+      await timeHttp(server, sessionID, targets, 'inline')
+      const mediaFile = path.join(work, 'thumbs-media.db')
+      buildDb('v2', mediaFile, 120)
+      storeImagesAsBlobs(mediaFile, 'v2')
+      const mediaDeps = await createTestDeps(mediaFile)
+      const mediaServer = await startTestServer(mediaDeps)
+      try {
+        await timeHttp(mediaServer, sessionID, await firstTargets(mediaDeps, sessionID, 48), 'media blobs')
+      } finally {
+        await mediaServer.close()
+        mediaDeps.cleanup()
       }
-      console.log(`cached thumbnail over HTTP (membership check + cache read): p50 ${fmt(quantile(cached, 0.5))}, p95 ${fmt(quantile(cached, 0.95))} (${cached.length} requests)`)
-      console.log(`original bytes over HTTP: p50 ${fmt(quantile(bytes, 0.5))}, p95 ${fmt(quantile(bytes, 0.95))}`)
     } finally {
       await server.close()
       deps.cleanup()
@@ -187,6 +177,41 @@ async function main() {
   } finally {
     fs.rmSync(work, { recursive: true, force: true })
   }
+}
+
+/** The targets of the newest `n` images (or a few more: whole pages). */
+async function firstTargets(deps: TestDeps, sessionID: string, n: number): Promise<string[]> {
+  const caller = createCaller({ deps })
+  const targets: string[] = []
+  for (let cursor: string | undefined; targets.length < n; ) {
+    const page = await caller.gallery.images({ sessionID, ...(cursor ? { cursor } : {}) })
+    if (page.status !== 'page') throw new Error('blocked')
+    targets.push(...page.entries.map((e) => e.target))
+    if (!page.cursor) break
+    cursor = page.cursor
+  }
+  return targets
+}
+
+/** Cached-thumbnail and original-bytes latency over HTTP (the membership check runs on every request). */
+async function timeHttp(server: Awaited<ReturnType<typeof startTestServer>>, sessionID: string, targets: string[], label: string) {
+  const url = (t: string, q: string) => `/api/sessions/${sessionID}/images/${t}${q}`
+  for (const t of targets) await server.fetch(url(t, '?size=256'))
+  const cached: number[] = []
+  const bytes: number[] = []
+  for (let round = 0; round < 5; round++) {
+    for (const t of targets) {
+      let s = performance.now()
+      const res = await server.fetch(url(t, '?size=256'))
+      await res.arrayBuffer()
+      cached.push(performance.now() - s)
+      s = performance.now()
+      await (await server.fetch(url(t, ''))).arrayBuffer()
+      bytes.push(performance.now() - s)
+    }
+  }
+  console.log(`${label}: cached thumbnail over HTTP (membership check + cache read): p50 ${fmt(quantile(cached, 0.5))}, p95 ${fmt(quantile(cached, 0.95))} (${cached.length} requests)`)
+  console.log(`${label}: original bytes over HTTP: p50 ${fmt(quantile(bytes, 0.5))}, p95 ${fmt(quantile(bytes, 0.95))}`)
 }
 
 /** The base64 body of one listed image, read straight from the bench DB (for the render-rate test). */

@@ -49,6 +49,11 @@ test.describe('prune', () => {
     await expect(bar).toContainText('tokens')
     await snapshot(page, testInfo, 'prune-01-savings')
 
+    // The exact stored size, from each tab's header (it re-reads sessions.get after a prune).
+    const stored = (tab: Page) => tab.locator('.session-meta .session-bytes')
+    const storedBefore = await stored(other).getAttribute('title')
+    expect(storedBefore).toMatch(/^[\d,]+ bytes stored/)
+
     const boxes = page.locator('.prune-check input')
     await expect(boxes.first()).toBeVisible()
     const before = await page.locator('.tool-call').count()
@@ -74,6 +79,10 @@ test.describe('prune', () => {
     await expect(page.locator('.tool-call')).toHaveCount(before - 2)
     await expect(other.locator('.tool-call')).toHaveCount(before - 2)
     await expect(bar).not.toContainText('selected')
+    // Both headers show the smaller size: this tab from its own run, the other from events.pruned.
+    await expect(stored(other)).not.toHaveAttribute('title', storedBefore!)
+    await expect(stored(page)).not.toHaveAttribute('title', storedBefore!)
+    await expect.poll(async () => stored(other).getAttribute('title')).toBe(await stored(page).getAttribute('title'))
     await snapshot(other, testInfo, 'prune-05-other-tab')
   })
 

@@ -5,9 +5,12 @@ import {
   decodeTarget,
   encodeTarget,
   estimateDataUriBytes,
+  dataUriLength,
+  EMBEDDED_URI_MAX,
   galleryMime,
   generationDigest,
   imageDigest,
+  mediaRefImage,
   parseDataUri,
   type GalleryTarget,
 } from './image-target.js'
@@ -87,4 +90,34 @@ describe('parseDataUri', () => {
     ['a body of the wrong length', `data:image/png;base64,${PNG_1PX}A`],
     ['characters outside base64', `data:image/png;base64,${PNG_1PX.slice(0, -4)}<b>=`],
   ])('refuses %s', (_name, uri) => expect(parseDataUri(uri)).toBeUndefined())
+})
+
+describe('media refs, judged from the blob row alone', () => {
+  it('sizes the data URL the native read form inlines, exactly', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.constantFrom('image/png', 'image/jpeg', 'image/PNG; x=y'), (bytes, mime) => {
+        const url = `data:${mime};base64,${btoa(String.fromCharCode(...bytes))}`
+        expect(dataUriLength(mime, bytes.length)).toBe(url.length)
+      }),
+    )
+  })
+
+  it('is available when the blob is there, of the declared gallery type, and fits 8 MiB inlined', () => {
+    expect(mediaRefImage('image/png', { size: 70, mime: 'image/png' })).toEqual({ available: true, bytes: 70 })
+    expect(mediaRefImage('image/png', { size: 70, mime: 'IMAGE/PNG' })).toEqual({ available: true, bytes: 70 })
+  })
+
+  it.each([
+    ['a missing blob (the ref stays as stored)', undefined, 0],
+    ['a blob of another type than declared', { size: 70, mime: 'image/jpeg' }, 70],
+    ['a blob of a non-gallery type', { size: 70, mime: 'image/svg+xml' }, 70],
+    ['an empty blob', { size: 0, mime: 'image/png' }, 0],
+  ])('is unavailable for %s', (_name, blob, bytes) => expect(mediaRefImage('image/png', blob)).toEqual({ available: false, bytes }))
+
+  it('draws the size line where an embedded URI of the same bytes would', () => {
+    let largest = Math.floor(((EMBEDDED_URI_MAX - 'data:image/png;base64,'.length) / 4) * 3)
+    while (dataUriLength('image/png', largest) > EMBEDDED_URI_MAX) largest--
+    expect(mediaRefImage('image/png', { size: largest, mime: 'image/png' }).available).toBe(true)
+    expect(mediaRefImage('image/png', { size: largest + 1, mime: 'image/png' }).available).toBe(false)
+  })
 })

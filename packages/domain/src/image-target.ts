@@ -135,6 +135,28 @@ export function parseDataUri(uri: string, check: Base64Check = isBase64Body): Da
   return { mime, bodyStart: comma + 1, bytes: (bodyLength / 4) * 3 - padding }
 }
 
+/** The length of the data URL the native read form makes of `bytes` bytes of type `mime` (as stored). */
+export const dataUriLength = (mime: string, bytes: number): number =>
+  'data:'.length + mime.length + ';base64,'.length + 4 * Math.ceil(bytes / 3)
+
+/** A media blob as a listing sees it: its row's `size` and `mime`, never its bytes. */
+export interface MediaBlobInfo {
+  size: number
+  mime: string
+}
+
+/**
+ * What the native read form makes of a `media:<sha256>` ref, judged from the blob's row alone. The
+ * ref is inlined as `data:<blob mime>;base64,…`, so it is servable under the rules of an embedded
+ * URI: a gallery type equal to the declared one, a non-empty body, at most 8 MiB as a data URL. A
+ * missing blob leaves the ref as it is: the unavailable placeholder, with no size.
+ */
+export function mediaRefImage(declared: GalleryMime, blob: MediaBlobInfo | undefined): { available: boolean; bytes: number } {
+  if (!blob) return { available: false, bytes: 0 }
+  const available = galleryMime(blob.mime) === declared && blob.size > 0 && dataUriLength(blob.mime, blob.size) <= EMBEDDED_URI_MAX
+  return { available, bytes: blob.size }
+}
+
 /** Decoded size estimated from the URI alone (no validation); 0 when it is not a base64 data URI. */
 export function estimateDataUriBytes(uri: string): number {
   const comma = uri.indexOf(',')

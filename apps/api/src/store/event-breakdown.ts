@@ -9,3 +9,14 @@ export function eventBreakdown(db: SqliteDb, sessionID: string): BreakdownRow[] 
     [sessionID],
   )
 }
+
+/** Event-log bytes per session (aggregate), for the sessions of one page. Missing ids have none. */
+export function eventBytesBySession(db: SqliteDb, ids: readonly string[]): Map<string, number> {
+  if (ids.length === 0) return new Map()
+  const rows = db.allSql<{ id: string; bytes: number }>(
+    `SELECT aggregate_id AS id, coalesce(sum(octet_length(data)), 0) AS bytes FROM event
+      WHERE aggregate_id IN (${ids.map(() => '?').join(',')}) GROUP BY aggregate_id`,
+    ids,
+  )
+  return new Map(rows.map((r) => [r.id, r.bytes]))
+}

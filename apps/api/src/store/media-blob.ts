@@ -79,6 +79,40 @@ export function mediaBlobInfo(db: SqliteDb, digests: Iterable<string>): Map<stri
 }
 
 /**
+ * SQL: how many characters the read form of a row adds to its stored form, from blob rows alone
+ * (never their data). Each `blob_ref` row whose owner passes `ownerTest` (SQL over `r.part_id`)
+ * stands for one ref, inlined as `data:<mime>;base64,…` in place of the 70-character
+ * `media:<sha256>`; a ref whose blob is missing stays as stored and adds nothing.
+ */
+export const readFormGrowthSql = (ownerTest: string): string =>
+  `coalesce((SELECT sum(13 + length(b.mime) + 4 * ((b.size + 2) / 3) - ${PREFIX.length + 64})
+               FROM blob_ref r JOIN blob b ON b.digest = r.digest WHERE ${ownerTest}), 0)`
+
+export type MediaBlobBytes =
+  | { status: 'missing' }
+  /** The row's `size` disagrees with its stored data (or the data is not a BLOB): not what was listed. */
+  | { status: 'inconsistent' }
+  | { status: 'limit'; size: number; mime: string }
+  | { status: 'found'; size: number; mime: string; data: Buffer }
+
+/**
+ * One blob's bytes, bounded: its row is checked first (size, type, and the stored length SQLite
+ * knows without reading the data), and the data is read only when `fits` admits the row.
+ */
+export function readMediaBlob(db: SqliteDb, digest: string, fits: (blob: { size: number; mime: string }) => boolean): MediaBlobBytes {
+  const row = db.getSql<{ size: unknown; mime: unknown; type: string; length: number | null }>(
+    `SELECT size, mime, typeof(data) AS type, octet_length(data) AS length FROM blob WHERE digest = ?`,
+    [digest],
+  )
+  if (!row) return { status: 'missing' }
+  if (typeof row.size !== 'number' || typeof row.mime !== 'string' || row.type !== 'blob' || row.length !== row.size) return { status: 'inconsistent' }
+  const info = { size: row.size, mime: row.mime }
+  if (!fits(info)) return { status: 'limit', ...info }
+  const data = db.getSql<{ data: Buffer }>(`SELECT data FROM blob WHERE digest = ?`, [digest])?.data
+  return data ? { status: 'found', ...info, data } : { status: 'missing' }
+}
+
+/**
  * Inside a prune transaction: drop the `blob_ref` rows that only removed parts named, then every
  * blob among those digests that no ref keeps. `owners` are the removed 1.x part ids, or the 2.x
  * message id whose content lost the refs; `kept` are the digests surviving parts still name.

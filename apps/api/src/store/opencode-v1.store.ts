@@ -4,7 +4,7 @@ import { createQueryBuilder } from '../lib/sqlite.js'
 import type { OpenCodeV1DB } from './opencode-v1.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { chunk, parseObject, toSessionRecord } from './session-row.js'
-import { eventBreakdown } from './event-breakdown.js'
+import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
 import { inlineMediaRefs, mediaSupport } from './media-blob.js'
 import type { BreakdownRow, MessageKey, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
 
@@ -67,11 +67,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
         )
         for (const p of parts) Object.assign(stats.get(p.session_id)!, { parts: p.n }).bytes.parts = p.bytes
         if (!hasEvents) continue
-        const events = db.all(
-          qb.selectFrom('event').select(['aggregate_id', sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
-            .where('aggregate_id', 'in', group).groupBy('aggregate_id'),
-        )
-        for (const e of events) stats.get(e.aggregate_id)!.bytes.events = e.bytes
+        for (const [id, bytes] of eventBytesBySession(db, group)) stats.get(id)!.bytes.events = bytes
       }
       return stats
     },
@@ -103,7 +99,8 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
       const row = db.get(qb.selectFrom('message').select(['id', 'time_created']).where('session_id', '=', sessionID).where('id', '=', messageID))
       return row ? { t: row.time_created, id: row.id } : undefined
     },
-    loadMessages(db, sessionID, ids) {
+    loadMessages(db, sessionID, ids, options) {
+      const inline = media && options?.media !== 'refs'
       const out: NativeMessage[] = []
       for (const group of chunk(ids)) {
         const rows = db.all(qb.selectFrom('message').select(['id', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
@@ -122,7 +119,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
           const row = byId.get(id)
           if (!row) continue
           const parts = byMessage.get(id) ?? []
-          out.push({ storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: media ? inlineMediaRefs(db, parts) : parts })
+          out.push({ storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: inline ? inlineMediaRefs(db, parts) : parts })
         }
       }
       return out

@@ -1,7 +1,7 @@
 import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
 import { sql } from 'kysely'
 import { createQueryBuilder } from '../lib/sqlite.js'
-import { eventBreakdown } from './event-breakdown.js'
+import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
 import { inlineMediaRefs, mediaSupport } from './media-blob.js'
 import type { OpenCodeV2DB } from './opencode-v2.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
@@ -65,11 +65,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
         )
         for (const r of rows) Object.assign(stats.get(r.session_id)!, { messages: r.n }).bytes.messages = r.bytes
         if (!hasEvents) continue
-        const events = db.all(
-          qb.selectFrom('event').select(['aggregate_id', sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
-            .where('aggregate_id', 'in', group).groupBy('aggregate_id'),
-        )
-        for (const e of events) stats.get(e.aggregate_id)!.bytes.events = e.bytes
+        for (const [id, bytes] of eventBytesBySession(db, group)) stats.get(id)!.bytes.events = bytes
       }
       return stats
     },
@@ -90,7 +86,8 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
       const row = db.get(qb.selectFrom('session_message').select(['id', 'seq']).where('session_id', '=', sessionID).where('id', '=', messageID))
       return row ? { t: row.seq, id: row.id } : undefined
     },
-    loadMessages(db, sessionID, ids) {
+    loadMessages(db, sessionID, ids, options) {
+      const inline = media && options?.media !== 'refs'
       const out: NativeMessage[] = []
       for (const group of chunk(ids)) {
         const rows = db.all(qb.selectFrom('session_message').select(['id', 'type', 'seq', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
@@ -98,7 +95,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
         for (const id of group) {
           const row = byId.get(id)
           const data = parseObject(row?.data) ?? {}
-          if (row) out.push(toNative(row.id, row.type, row.seq, media ? inlineMediaRefs(db, data) : data))
+          if (row) out.push(toNative(row.id, row.type, row.seq, inline ? inlineMediaRefs(db, data) : data))
         }
       }
       return out

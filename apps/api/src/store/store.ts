@@ -93,8 +93,11 @@ export interface OpenCodeStore {
   /** Up to `limit` message positions in transcript order, from the window's anchor. */
   messageSlots(db: SqliteDb, sessionID: string, window: MessageWindow, limit: number): MessageSlot[]
   findMessageKey(db: SqliteDb, sessionID: string, messageID: string): MessageKey | undefined
-  /** The native read form of these messages, in the order given. */
-  loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[]): NativeMessage[]
+  /**
+   * The native read form of these messages, in the order given. `media: 'refs'` leaves media refs as
+   * stored (`media:<sha256>`) instead of inlining their blobs: for listings that go by blob sizes only.
+   */
+  loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options?: { media?: 'inline' | 'refs' }): NativeMessage[]
   /** A message too large to load: its small fields only, marked `omitted`. */
   loadOmitted(db: SqliteDb, sessionID: string, id: string, bytes: number): NativeMessage | undefined
   bytesBreakdown(db: SqliteDb, sessionID: string): BreakdownRow[]

@@ -63,20 +63,8 @@ export function formatDuration(ms: number): string {
   return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`
 }
 
-/** UTF-8 length of a string without allocating an encoded copy (outputs can be megabytes). */
-export function utf8Length(text: string): number {
-  let bytes = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < 0x80) bytes += 1
-    else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4
-      i++
-    } else bytes += 3
-  }
-  return bytes
-}
+/** One definition of UTF-8 length, shared with the server (domain). */
+export { utf8Length } from '@loupe/domain'
 
 /** `1 message`, `3 messages`. */
 export const plural = (n: number, word: string, many = `${word}s`) => `${n.toLocaleString()} ${n === 1 ? word : many}`

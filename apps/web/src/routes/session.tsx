@@ -8,6 +8,7 @@ import { ImagesConversationButtons } from '../features/images-conversation/image
 import { SessionHeader } from '../features/sessions/session-header'
 import { createSessionDetail } from '../features/sessions/sessions.data'
 import { PrunableTranscript } from '../features/pruning/prunable-transcript'
+import { createPrunedRefresh } from '../features/pruning/pruned-refresh'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
 import { describeProblem } from '../lib/errors'
@@ -36,6 +37,12 @@ export function SessionRoute() {
   const tab = (): SessionTab | undefined => (params.tab === undefined ? 'transcript' : TABS.find((t) => t.id === params.tab)?.id)
   const storageInfo = useStorageInfo()
   const detail = createSessionDetail(api, () => (isValidId(params.id) ? ref() : null))
+  // The header's sizes come from sessions.get: re-read it once a prune of this session commits (on
+  // any tab of the page, in this browser tab or another), keeping the old figures until it lands.
+  const headerPruned = createPrunedRefresh(api, () => {
+    const session = detail.data()?.session
+    return session ? { sessionID: session.id, storage: session.storage } : undefined
+  }, detail.refetch)
   const link = (id: SessionTab) => sessionHref({ id: params.id, storage: detail.data()?.session.storage ?? (isStorage(search.storage) ? search.storage : 'v1') }, { tab: id })
 
   createEffect(() => {
@@ -93,6 +100,7 @@ export function SessionRoute() {
                     writable={storageInfo.data()?.supported.write ?? false}
                     target={{ ...(isValidId(search.m) ? { m: search.m } : {}), ...(search.part ? { part: search.part } : {}) }}
                     revertMessageID={typeof data().session.revert?.messageID === 'string' ? (data().session.revert?.messageID as string) : undefined}
+                    onPruned={headerPruned}
                     onPosition={(m) => setSearch({ m, part: undefined }, { replace: true })}
                   />
                 </Match>

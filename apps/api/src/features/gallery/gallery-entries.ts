@@ -4,16 +4,19 @@ import {
   estimateDataUriBytes,
   generationDigest,
   generationOutcome,
+  mediaRefImage,
   parseDataUri,
   proveImage,
   resolveLexical,
   truncateUtf8,
   type GenerateItem,
+  type GalleryFile,
   type HashText,
   type ImageProof,
   type RowEntry,
 } from '@loupe/domain'
 import { isBase64BodyFast } from '../../lib/base64.js'
+import { mediaRefDigest } from '../../store/media-blob.js'
 import type { BuiltProof } from './gallery-proof.js'
 import type { PageRow } from './gallery-rows.js'
 import type { GalleryEntry, GenerationEntry, ImageEntry, NativeStatus, PromptFields } from './gallery.schema.js'
@@ -40,12 +43,22 @@ function promptFields(item: GenerateItem | undefined): PromptFields {
   return out
 }
 
+/**
+ * Whether the file's bytes can be served, and their size, from what was listed: an embedded data URL
+ * is checked as it is; a `media:` ref is judged by its blob's row (size and type), never its data.
+ */
+function storedImage(row: PageRow, file: GalleryFile, uri: string): { available: boolean; bytes: number } {
+  const ref = mediaRefDigest(uri)
+  if (ref !== undefined) return mediaRefImage(file.mime, row.blobs.get(ref))
+  const parsed = parseDataUri(uri, isBase64BodyFast)
+  return { available: parsed !== undefined && parsed.mime === file.mime, bytes: parsed?.bytes ?? estimateDataUriBytes(uri) }
+}
+
 function imageEntry(row: PageRow, entry: Extract<RowEntry, { kind: 'image' }>, ctx: EntryContext): ImageEntry {
   const { item, file } = entry
   const uri = file.uri ?? ''
   const digest = ctx.hash(uri)
-  const parsed = parseDataUri(uri, isBase64BodyFast)
-  const available = parsed !== undefined && parsed.mime === file.mime
+  const { available, bytes } = storedImage(row, file, uri)
   const source = item.kind === 'read' ? 'read' : 'pasted'
   let proof: ImageProof = { origin: 'unverifiable' }
   const rowIndex = ctx.proof?.rowOf.get(row.slot.key.id)
@@ -60,7 +73,7 @@ function imageEntry(row: PageRow, entry: Extract<RowEntry, { kind: 'image' }>, c
     source,
     origin: proof.origin,
     mime: file.mime,
-    bytes: parsed?.bytes ?? estimateDataUriBytes(uri),
+    bytes,
     available,
     name: displayName(file.name ?? (item.kind === 'read' ? item.filePath : undefined)),
     time: row.slot.time,

@@ -119,7 +119,7 @@ export function buildProof(
   ordered.forEach(({ slot, items }, row) => {
     rowOf.set(slot.key.id, row)
     const readable = slot.bytes <= LIMITS.messageStoredBytes
-    const loaded = items ?? (readable && slot.hasCall ? loadItems(input.store, input.db, input.sessionID, slot.key.id) : [])
+    const loaded = items ?? (readable && slot.hasCall ? loadItems(input, slot.key.id) : [])
     for (const item of loaded) {
       if (item.kind !== 'generate') continue
       const call = toProofCall(item, row, input.directory, input.hash)

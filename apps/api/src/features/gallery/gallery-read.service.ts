@@ -1,6 +1,8 @@
 import {
   decodeTarget,
+  dataUriLength,
   displayName,
+  EMBEDDED_URI_MAX,
   galleryMime,
   generationDigest,
   LIMITS,
@@ -16,12 +18,14 @@ import {
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { isBase64BodyFast } from '../../lib/base64.js'
-import { sha256Text } from '../../lib/hash.js'
+import { sha256Bytes, sha256Text } from '../../lib/hash.js'
+import type { SqliteDb } from '../../lib/sqlite.js'
+import { mediaRefDigest, readMediaBlob } from '../../store/media-blob.js'
 import { buildProof, olderRows, type ProofInput } from './gallery-proof.js'
 import { loadItems } from './gallery-rows.js'
 import type { ImageReference, ImageReferenceInput } from './gallery.schema.js'
 import { resolveGallery, type GalleryScope } from './gallery.service.js'
-import type { StoredFileProbe } from './gallery.store.js'
+import type { GalleryStore, StoredFileProbe } from './gallery.store.js'
 
 export interface LocatedImage {
   mime: GalleryMime
@@ -59,18 +63,40 @@ function checkMembership(target: ImageTarget, probe: StoredFileProbe): { mime: G
 
 /**
  * `imageRead`: one image behind a membership check in the same bounded read (the row is size-checked,
- * then SQLite extracts only the file's fields). The bytes are decoded later, outside the transaction.
+ * then SQLite extracts only the file's fields; a ref-backed file's blob is size-checked by its row,
+ * then read). An embedded URL is decoded later, outside the transaction.
  */
 export function locateImage(deps: AppDeps, sessionID: string, target: string, storage?: StorageGeneration): LocatedImage {
   const decoded = decode(target)
   if (decoded.kind !== 'image') throw new AppError('forbidden', 'A generation has no bytes of its own (not-gallery).')
   const scope = resolveGallery(deps, sessionID, storage)
   const { db } = deps.opencode
-  const member = db.read(() => checkMembership(decoded, scope.gallery.storedFile(db, scope.session.id, decoded, scope.boundary)))
+  const { member, blob } = db.read(() => {
+    const found = checkMembership(decoded, scope.gallery.storedFile(db, scope.session.id, decoded, scope.boundary))
+    const ref = mediaRefDigest(found.uri)
+    return { member: found, blob: ref === undefined ? undefined : blobBytes(db, scope.gallery, ref, found.mime) }
+  })
+  if (blob !== undefined) return { mime: member.mime, digest: decoded.digest, name: member.name, bytes: () => blob }
   const parsed = parseDataUri(member.uri, isBase64BodyFast)
   // A file:// URL or a remote one is never opened or fetched: only bytes stored in the transcript are served.
   if (!parsed || parsed.mime !== member.mime) throw new AppError('not_found', 'This image is not stored in the transcript itself (or its data is malformed), so Loupe has no bytes to serve.')
   return { mime: member.mime, digest: decoded.digest, name: member.name, bytes: () => Buffer.from(member.uri.slice(parsed.bodyStart), 'base64') }
+}
+
+/**
+ * The bytes behind a `media:<sha256>` ref, under the rules the listing applied (the declared type,
+ * at most 8 MiB as a data URL). The ref names the content: data whose SHA-256 is not the ref's (a
+ * replaced blob), or a row whose size or type changed, is refused, never served in its place.
+ */
+function blobBytes(db: SqliteDb, gallery: GalleryStore, digest: string, declared: GalleryMime): Buffer {
+  if (gallery.media !== 'recognized') {
+    throw new AppError('unsupported_storage', 'This image is a media ref into blob tables Loupe does not recognize, so it cannot be served.')
+  }
+  const changed = () => new AppError('not_found', 'This image\'s stored bytes are gone or were changed; reload the gallery.')
+  const read = readMediaBlob(db, digest, (b) => galleryMime(b.mime) === declared && b.size > 0 && dataUriLength(b.mime, b.size) <= EMBEDDED_URI_MAX)
+  if (read.status === 'limit') throw new AppError('not_found', 'This image\'s blob is not servable (its type is not the declared one, or it is over 8 MiB as a data URL).')
+  if (read.status !== 'found' || sha256Bytes(read.data) !== digest) throw changed()
+  return read.data
 }
 
 /** `imageReference`: the file a read or a generation names, relative to the session directory, or why not. */
@@ -87,7 +113,7 @@ function referenceIn(deps: AppDeps, scope: GalleryScope, target: GalleryTarget):
   const info = scope.gallery.rowInfo(db, sessionID, target.messageID, scope.boundary)
   if (!info) return { status: 'refused', reason: 'missing' }
   if (info.bytes > LIMITS.messageStoredBytes) return { status: 'refused', reason: 'unverifiable' }
-  const items = loadItems(scope.store, db, sessionID, target.messageID)
+  const items = loadItems({ db, gallery: scope.gallery, store: scope.store, sessionID }, target.messageID)
   const item = items.find((i) => i.part === target.part)
   const through = scope.gallery.newestKey(db, sessionID, scope.boundary)
   if (!through) return { status: 'refused', reason: 'missing' }

@@ -7,10 +7,14 @@ import {
   listRowEntries,
   type GalleryItem,
   type GalleryPosition,
+  type MediaBlobInfo,
+  type NativeMessage,
   type RowEntry,
   type RowKey,
 } from '@loupe/domain'
+import { AppError } from '../../errors.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
+import { collectMediaRefs, mediaBlobInfo, mediaRefDigest } from '../../store/media-blob.js'
 import type { OpenCodeStore } from '../../store/store.js'
 import type { GalleryRowSlot, GalleryStore } from './gallery.store.js'
 
@@ -20,6 +24,8 @@ export interface PageRow {
   items: GalleryItem[]
   entries: RowEntry[]
   offset: number
+  /** Size and type of each blob the row's image files name by `media:` ref (present blobs only). */
+  blobs: ReadonlyMap<string, MediaBlobInfo>
 }
 
 export type CollectedPage =
@@ -83,13 +89,31 @@ function nextAfter(slots: GalleryRowSlot[], i: number, input: CollectInput, at: 
 }
 
 function loadRow(input: CollectInput, slot: GalleryRowSlot, offset: number): PageRow {
-  const items = slot.hasMedia ? loadItems(input.store, input.db, input.sessionID, slot.key.id) : []
-  return { slot, items, entries: listRowEntries(items).slice(offset), offset }
+  const items = slot.hasMedia ? loadItems(input, slot.key.id) : []
+  return { slot, items, entries: listRowEntries(items).slice(offset), offset, blobs: blobsOf(input, items) }
 }
 
-/** A row's gallery items, from its native read form. */
-export function loadItems(store: OpenCodeStore, db: SqliteDb, sessionID: string, id: string): GalleryItem[] {
-  const [message] = store.loadMessages(db, sessionID, [id])
+/** The blob rows behind the row's ref-backed image files: sizes and types, never their data. */
+function blobsOf(input: CollectInput, items: readonly GalleryItem[]): ReadonlyMap<string, MediaBlobInfo> {
+  const files = items.flatMap((item) => (item.kind === 'generate' ? [] : item.files))
+  const digests = new Set(files.map((f) => mediaRefDigest(f.uri)).filter((d): d is string => d !== undefined))
+  return digests.size > 0 ? mediaBlobInfo(input.db, digests) : new Map()
+}
+
+export type ItemSource = Pick<CollectInput, 'db' | 'gallery' | 'store' | 'sessionID'>
+
+/**
+ * A row's gallery items, from its native read form with media refs left as stored (a listing goes
+ * by blob sizes; only the byte route reads a blob). A row naming a ref on storage whose blob tables
+ * are missing or unrecognized cannot be read as OpenCode would: refused, as `unsupported_storage`.
+ */
+export function loadItems(input: ItemSource, id: string): GalleryItem[] {
+  const [message] = input.store.loadMessages(input.db, input.sessionID, [id], { media: 'refs' })
   if (!message) throw new Error(`row ${id} vanished inside one read transaction`)
+  if (input.gallery.media !== 'recognized' && collectMediaRefs(contentOf(message)).size > 0) {
+    throw new AppError('unsupported_storage', 'This session keeps images as media refs in blob tables Loupe does not recognize, so its gallery cannot be read.')
+  }
   return extractGalleryItems(message)
 }
+
+const contentOf = (message: NativeMessage): unknown => (message.storage === 'v1' ? message.parts : message.message)

@@ -1,30 +1,35 @@
 import { LIMITS, NOTICE_DECODE_BYTES, type RowKey } from '@loupe/domain'
 import type { SqliteDb } from '../../lib/sqlite.js'
-import { GENERATE_TOOL_NAME, mediaTest, type GalleryRowSlot, type GalleryStore, type NoticeRow, type ProofSlot, type RowInfo } from './gallery.store.js'
+import type { MediaSupport } from '../../store/media-blob.js'
+import { GENERATE_TOOL_NAME, mediaTest, readFormBytesSql, type GalleryRowSlot, type GalleryStore, type NoticeRow, type ProofSlot, type RowInfo } from './gallery.store.js'
 
 const ROW_LIMIT = LIMITS.messageStoredBytes
 const BELOW = `(@boundary IS NULL OR m.id < @boundary)`
 const ROLE = `CASE WHEN json_valid(m.data) THEN json_extract(m.data, '$.role') END`
 /** A 1.x "row" is a message with its parts: the info JSON plus every part's stored JSON. */
-const ROW_BYTES = `octet_length(m.data) + coalesce((SELECT sum(octet_length(p.data)) FROM part p WHERE p.message_id = m.id), 0)`
-
-function rowInfo(db: SqliteDb, sessionID: string, messageID: string, boundary: string | null): RowInfo | undefined {
-  const row = db.getSql<{ t: number; id: string; role: string | null; bytes: number }>(
-    `SELECT m.time_created AS t, m.id, ${ROLE} AS role, ${ROW_BYTES} AS bytes FROM message m
-      WHERE m.session_id = @sessionID AND m.id = @messageID AND ${BELOW}`,
-    [{ boundary, sessionID, messageID }],
-  )
-  return row ? { key: { t: row.t, id: row.id }, role: row.role, bytes: row.bytes } : undefined
-}
+const STORED_BYTES = `octet_length(m.data) + coalesce((SELECT sum(octet_length(p.data)) FROM part p WHERE p.message_id = m.id), 0)`
+/** 1.x media refs are owned by their part (`blob_ref.part_id` = `part.id`). */
+const OWNED_BY_ROW = `r.part_id IN (SELECT p.id FROM part p WHERE p.message_id = m.id)`
 
 /**
  * OpenCode 1.x: a gallery row is a message (`message`, ordered by `time_created, id`) with its
- * parts (`part`, in id order); its size is the message's stored JSON plus all its parts'. The design's
- * synthetic notice rows map to synthetic `text` parts (`synthetic: true`), dated by their message.
+ * parts (`part`, in id order); its size is the message's stored JSON plus all its parts', in read
+ * form (media refs counted by blob size). The design's synthetic notice rows map to synthetic `text`
+ * parts (`synthetic: true`), dated by their message.
  */
-export function createGalleryV1Store(): GalleryStore {
+export function createGalleryV1Store(media: MediaSupport): GalleryStore {
+  const ROW_BYTES = readFormBytesSql(media, STORED_BYTES, OWNED_BY_ROW)
+  const rowInfo = (db: SqliteDb, sessionID: string, messageID: string, boundary: string | null): RowInfo | undefined => {
+    const row = db.getSql<{ t: number; id: string; role: string | null; bytes: number }>(
+      `SELECT m.time_created AS t, m.id, ${ROLE} AS role, ${ROW_BYTES} AS bytes FROM message m
+        WHERE m.session_id = @sessionID AND m.id = @messageID AND ${BELOW}`,
+      [{ boundary, sessionID, messageID }],
+    )
+    return row ? { key: { t: row.t, id: row.id }, role: row.role, bytes: row.bytes } : undefined
+  }
   return {
     generation: 'v1',
+    media,
     newestKey(db, sessionID, boundary) {
       return db.getSql<RowKey>(
         `SELECT m.time_created AS t, m.id FROM message m

@@ -1,28 +1,31 @@
 import { LIMITS, NOTICE_DECODE_BYTES, type RowKey } from '@loupe/domain'
 import type { SqliteDb } from '../../lib/sqlite.js'
-import { GENERATE_TOOL_NAME, mediaTest, type GalleryRowSlot, type GalleryStore, type NoticeRow, type ProofSlot, type RowInfo } from './gallery.store.js'
+import type { MediaSupport } from '../../store/media-blob.js'
+import { GENERATE_TOOL_NAME, mediaTest, readFormBytesSql, type GalleryRowSlot, type GalleryStore, type NoticeRow, type ProofSlot, type RowInfo } from './gallery.store.js'
 
 const ROW_LIMIT = LIMITS.messageStoredBytes
 /** `id < boundary` when a revert is staged; a NULL boundary hides nothing. */
 const BELOW = `(@boundary IS NULL OR id < @boundary)`
 
-function rowInfo(db: SqliteDb, sessionID: string, messageID: string, boundary: string | null): RowInfo | undefined {
-  const row = db.getSql<{ t: number; id: string; role: string; bytes: number }>(
-    `SELECT seq AS t, id, type AS role, octet_length(data) AS bytes FROM session_message
-      WHERE session_id = @sessionID AND id = @messageID AND ${BELOW}`,
-    [{ boundary, sessionID, messageID }],
-  )
-  return row ? { key: { t: row.t, id: row.id }, role: row.role, bytes: row.bytes } : undefined
-}
-
 /**
  * 2.x `session_message` rows (also 1.18's experimental rows): one row per message, ordered by
  * `seq` (unique per session, so the id never breaks ties). Sizes come from `octet_length`, which
- * SQLite answers from the record header without reading the text.
+ * SQLite answers from the record header without reading the text, plus, for media refs (owned by
+ * the message row), what inlining them adds, from blob sizes.
  */
-export function createGalleryV2Store(): GalleryStore {
+export function createGalleryV2Store(media: MediaSupport): GalleryStore {
+  const ROW_BYTES = readFormBytesSql(media, 'octet_length(session_message.data)', 'r.part_id = session_message.id')
+  const rowInfo = (db: SqliteDb, sessionID: string, messageID: string, boundary: string | null): RowInfo | undefined => {
+    const row = db.getSql<{ t: number; id: string; role: string; bytes: number }>(
+      `SELECT seq AS t, id, type AS role, ${ROW_BYTES} AS bytes FROM session_message
+        WHERE session_id = @sessionID AND id = @messageID AND ${BELOW}`,
+      [{ boundary, sessionID, messageID }],
+    )
+    return row ? { key: { t: row.t, id: row.id }, role: row.role, bytes: row.bytes } : undefined
+  }
   return {
     generation: 'v2',
+    media,
     newestKey(db, sessionID, boundary) {
       return db.getSql<RowKey>(
         `SELECT seq AS t, id FROM session_message
@@ -33,7 +36,7 @@ export function createGalleryV2Store(): GalleryStore {
     },
     gallerySlots(db, sessionID, from, boundary, limit) {
       const rows = db.allSql<{ t: number; id: string; role: 'user' | 'assistant'; bytes: number; time: number; hasMedia: number }>(
-        `SELECT seq AS t, id, type AS role, octet_length(data) AS bytes, time_created AS time,
+        `SELECT seq AS t, id, type AS role, ${ROW_BYTES} AS bytes, time_created AS time,
                 CASE WHEN octet_length(data) <= @rowLimit THEN ${mediaTest('data')} ELSE 1 END AS hasMedia
            FROM session_message
           WHERE session_id = @sessionID AND type IN ('user','assistant') AND seq <= @from AND ${BELOW}
@@ -44,7 +47,7 @@ export function createGalleryV2Store(): GalleryStore {
     },
     assistantSlots(db, sessionID, before, boundary, limit) {
       const rows = db.allSql<{ t: number; id: string; bytes: number; time: number; hasCall: number }>(
-        `SELECT seq AS t, id, octet_length(data) AS bytes, time_created AS time,
+        `SELECT seq AS t, id, ${ROW_BYTES} AS bytes, time_created AS time,
                 CASE WHEN octet_length(data) <= @rowLimit THEN instr(data, '${GENERATE_TOOL_NAME}') > 0 ELSE 0 END AS hasCall
            FROM session_message
           WHERE session_id = @sessionID AND type = 'assistant' AND (@before IS NULL OR seq < @before) AND ${BELOW}

@@ -1,5 +1,6 @@
 import type { GallerySlot, ImageTarget, RowKey, StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../../lib/sqlite.js'
+import { mediaSupport, readFormGrowthSql, type MediaSupport } from '../../store/media-blob.js'
 import type { StorageLayout } from '../../store/probe.js'
 import { createGalleryV1Store } from './gallery-v1.store.js'
 import { createGalleryV2Store } from './gallery-v2.store.js'
@@ -59,6 +60,8 @@ export interface RowInfo {
 /** The gallery's reads of one storage generation; the boundary hides rows with `id >= boundary`. */
 export interface GalleryStore {
   readonly generation: StorageGeneration
+  /** Media-blob storage (store/media-blob.ts): row sizes include what inlining refs adds when recognized. */
+  readonly media: MediaSupport
   /** The newest user, assistant or synthetic row: the first page's `through`. */
   newestKey(db: SqliteDb, sessionID: string, boundary: string | null): RowKey | undefined
   /** User and assistant rows at or before `from`, newest first. */
@@ -80,8 +83,17 @@ export const GENERATE_TOOL_NAME = 'experimental_image_generate'
 export const mediaTest = (col: string) =>
   `(CASE WHEN instr(${col}, 'mage/') > 0 THEN 1 WHEN instr(${col}, 'MAGE/') > 0 THEN 1 WHEN instr(${col}, '${GENERATE_TOOL_NAME}') > 0 THEN 1 ELSE 0 END)`
 
+/**
+ * SQL for the size of a row in its native read form, measured without loading a blob: the stored
+ * size plus, on recognized media-blob storage, what inlining its refs adds (`blob.size`, `blob.mime`).
+ * Elsewhere refs cannot be inlined, and a row naming one is refused when it loads (gallery-rows.ts).
+ */
+export const readFormBytesSql = (media: MediaSupport, storedBytes: string, ownerTest: string): string =>
+  media === 'recognized' ? `(${storedBytes} + ${readFormGrowthSql(ownerTest)})` : `(${storedBytes})`
+
 export function createGalleryStores(layout: StorageLayout): Partial<Record<StorageGeneration, GalleryStore>> {
+  const media = mediaSupport(layout)
   const out: Partial<Record<StorageGeneration, GalleryStore>> = {}
-  for (const g of layout.generations) out[g.generation] = g.generation === 'v1' ? createGalleryV1Store() : createGalleryV2Store()
+  for (const g of layout.generations) out[g.generation] = g.generation === 'v1' ? createGalleryV1Store(media) : createGalleryV2Store(media)
   return out
 }

@@ -1,6 +1,5 @@
 import { computeRevision } from '@loupe/domain'
 import Database from 'better-sqlite3'
-import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +8,8 @@ import { collectMediaRefs, mediaSupport } from '../../store/media-blob.js'
 import { diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
 import { fixtureIds } from './testing/fixture-ids.js'
 import { readMessage, withRaw } from './testing/prune-helpers.js'
-import { buildV2Fixture, MEDIA_TABLES } from './testing/v2-fixture.js'
+import { storeImagesAsBlobs } from './testing/media-blobs.js'
+import { buildV2Fixture } from './testing/v2-fixture.js'
 
 let V2_SESSION = ''
 let V2_READ_IMAGE = '' // reasoning-0, read (an image, as a data URI)
@@ -21,27 +21,6 @@ let TOUR_MESSAGE = ''
 
 const blobs = (db: Database.Database) => db.prepare(`SELECT digest FROM blob ORDER BY digest`).pluck().all() as string[]
 const refs = (db: Database.Database) => db.prepare(`SELECT part_id || '/' || digest FROM blob_ref ORDER BY 1`).pluck().all() as string[]
-
-/** 1.x media-blob storage: each `data:` URL in a part becomes a ref owned by that part. */
-function moveV1ImagesToBlobs(file: string) {
-  const db = new Database(file)
-  db.exec(MEDIA_TABLES)
-  const rows = db.prepare(`SELECT id, data FROM part WHERE instr(data, 'data:image/') > 0`).all() as { id: string; data: string }[]
-  for (const row of rows) {
-    let slot = 0
-    const data = JSON.parse(row.data, (_k, value: unknown) => {
-      const url = typeof value === 'string' ? /^data:([\w/+.-]+);base64,(.+)$/.exec(value) : null
-      if (!url) return value
-      const bytes = Buffer.from(url[2]!, 'base64')
-      const digest = createHash('sha256').update(bytes).digest('hex')
-      db.prepare(`INSERT OR IGNORE INTO blob VALUES (?, ?, ?, ?, 1)`).run(digest, bytes.length, url[1], bytes)
-      db.prepare(`INSERT INTO blob_ref VALUES (?, ?, ?, 1)`).run(row.id, `ref-${slot++}`, digest)
-      return `media:${digest}`
-    }) as unknown
-    db.prepare(`UPDATE part SET data = ? WHERE id = ?`).run(JSON.stringify(data), row.id)
-  }
-  db.close()
-}
 
 describe('media-blob storage (media:<sha256> refs, blob, blob_ref)', () => {
   let real: string
@@ -110,7 +89,7 @@ describe('media-blob storage (media:<sha256> refs, blob, blob_ref)', () => {
     const originalDeps = await createTestDeps(real)
     const original = await readMessage(createCaller({ deps: originalDeps }), V1_SESSION, V1_READ_IMAGE, 'v1')
     originalDeps.cleanup()
-    moveV1ImagesToBlobs(file)
+    storeImagesAsBlobs(file, 'v1')
     deps = await createTestDeps(file)
     const caller = createCaller({ deps })
     const before = await readMessage(caller, V1_SESSION, V1_READ_IMAGE, 'v1')
@@ -132,7 +111,7 @@ describe('media-blob storage (media:<sha256> refs, blob, blob_ref)', () => {
 
   it('fails closed on refs when the blob tables are of another shape, and passes rows without refs through', async () => {
     const file = copyDb(real, dir())
-    moveV1ImagesToBlobs(file)
+    storeImagesAsBlobs(file, 'v1')
     const db = new Database(file)
     db.exec(`DROP TABLE blob_ref; CREATE TABLE blob_ref (blob_id TEXT, session_id TEXT)`)
     db.close()

@@ -46,8 +46,8 @@ function messageHasTechnical(message: MessageModel) {
  * technical parts, a per-message clean-up button, the review dialog, and live re-reads after
  * every commit in any tab.
  */
-export function PrunableTranscript(props: Omit<TranscriptProps, 'session'> & { session: PruneTarget; writable: boolean }) {
-  const pruning = createPruning(useApi(), () => props.session)
+export function PrunableTranscript(props: Omit<TranscriptProps, 'session'> & { session: PruneTarget; writable: boolean; onPruned?: () => void }) {
+  const pruning = createPruning(useApi(), () => props.session, () => props.onPruned?.())
   const enabled = () => props.writable && (pruning.plan.data()?.block ?? null) === null
   return (
     <div class="prunable-transcript">

@@ -35,9 +35,10 @@ const keyOf = (messageID: string, ref: string) => `${messageID}\u0000${ref}`
 
 /**
  * Everything the transcript needs to prune: what the session would save (its plan), the person's
- * selection, the review dialog, and the live link to commits from every tab.
+ * selection, the review dialog, and the live link to commits from every tab. `onCommitted` hears of
+ * this tab's own commits once a run ends (the page's header re-reads its figures).
  */
-export function createPruning(api: Api, target: Accessor<PruneTarget>) {
+export function createPruning(api: Api, target: Accessor<PruneTarget>, onCommitted?: () => void) {
   const plan = createQuery(() => target(), (t, signal) => api.pruning.sessionPlan.query(t, { signal }))
   const [selected, setSelected] = createSignal<SelectedPart[]>([])
   const [dialog, setDialog] = createSignal<DialogState>({ phase: 'closed' })
@@ -119,6 +120,7 @@ export function createPruning(api: Api, target: Accessor<PruneTarget>) {
       const done = new Set(progress.committed)
       setSelected((list) => list.filter((p) => !done.has(p.messageID)))
       refetchPlan()
+      if (progress.pruned > 0) onCommitted?.()
       setDialog({ phase: 'done', review, progress, cancelled: mine.signal.aborted })
     } catch (error) {
       setDialog({ phase: 'error', error })

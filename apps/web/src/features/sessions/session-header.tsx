@@ -35,7 +35,7 @@ export function SessionHeader(props: SessionHeaderProps) {
       <div class="session-meta">
         <span title={s().directory}>{s().directory.split('/').filter(Boolean).slice(-2).join('/')}</span>
         <span>{plural(s().stats.messages, 'message')}</span>
-        <span title="Stored bytes: content plus event log">{formatBytes(totalBytes(s()))}</span>
+        <span class="session-bytes" title={`${totalBytes(s()).toLocaleString('en-US')} bytes stored: content plus event log`}>{formatBytes(totalBytes(s()))}</span>
         <Show when={tokens() > 0}>
           <span>{formatCount(tokens())} tokens</span>
         </Show>

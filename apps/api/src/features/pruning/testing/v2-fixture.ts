@@ -1,19 +1,12 @@
 import Database from 'better-sqlite3'
-import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { V1_MIGRATIONS, V2_MIGRATIONS } from '../../../store/known-migrations.js'
+import { MEDIA_TABLES, moveImagesToBlobs } from './media-blobs.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const SCHEMA_2X = path.resolve(here, '../../../../../../tools/opencode-schema/opencode-2x-schema.sql')
-
-/** The media-blob shape Loupe recognizes (store/media-blob.ts): bytes in `blob`, owners in `blob_ref`. */
-export const MEDIA_TABLES = `
-  CREATE TABLE blob (digest TEXT PRIMARY KEY, size INTEGER NOT NULL, mime TEXT NOT NULL, data BLOB NOT NULL, created_at INTEGER NOT NULL);
-  CREATE TABLE blob_ref (part_id TEXT NOT NULL, slot TEXT NOT NULL, digest TEXT NOT NULL REFERENCES blob(digest) ON DELETE RESTRICT,
-    created_at INTEGER NOT NULL, PRIMARY KEY (part_id, slot));
-  CREATE INDEX blob_ref_digest_idx ON blob_ref (digest);`
 
 export interface V2Fixture {
   file: string
@@ -69,28 +62,7 @@ export function buildV2Fixture(realDb: string, file: string, options: V2FixtureO
       SELECT json_group_array(CASE WHEN json_extract(c.value, '$.type') = 'reasoning' THEN json_remove(c.value, '$.id') ELSE json(c.value) END)
         FROM json_each(session_message.data, '$.content') c)) WHERE type = 'assistant'`)
   }
-  if (options.media) moveImagesToBlobs(db)
+  if (options.media) moveImagesToBlobs(db, 'v2')
   db.close()
   return { file, sessions }
-}
-
-/** Replace every `data:` image URI with a ref into the blob tables, owned by its message row. */
-function moveImagesToBlobs(db: Database.Database) {
-  const rows = db.prepare(`SELECT id, data FROM session_message WHERE instr(data, 'data:image/') > 0`).all() as { id: string; data: string }[]
-  const putBlob = db.prepare(`INSERT OR IGNORE INTO blob (digest, size, mime, data, created_at) VALUES (?, ?, ?, ?, 1)`)
-  const putRef = db.prepare(`INSERT INTO blob_ref (part_id, slot, digest, created_at) VALUES (?, ?, ?, 1)`)
-  const update = db.prepare(`UPDATE session_message SET data = ? WHERE id = ?`)
-  for (const row of rows) {
-    let slot = 0
-    const data = JSON.parse(row.data, (_key, value: unknown) => {
-      const url = typeof value === 'string' ? /^data:([\w/+.-]+);base64,(.+)$/.exec(value) : null
-      if (!url) return value
-      const bytes = Buffer.from(url[2]!, 'base64')
-      const digest = createHash('sha256').update(bytes).digest('hex')
-      putBlob.run(digest, bytes.length, url[1]!, bytes)
-      putRef.run(row.id, `ref-${slot++}`, digest)
-      return `media:${digest}`
-    }) as unknown
-    update.run(JSON.stringify(data), row.id)
-  }
 }
