@@ -41,8 +41,7 @@ async function prepareDb(work: string): Promise<string> {
   const file = path.join(work, 'opencode.db')
   const { generateDemoDb } = await import('@loupe/api/demo')
   const t0 = performance.now()
-  // targetParts: the generator's size knob (bench/generate-db.ts).
-  const made = (generateDemoDb as unknown as (f: string, o: Record<string, unknown>) => { parts: number; sessions: number })(file, { now: Date.now(), targetParts: PARTS })
+  const made = generateDemoDb(file, { now: Date.now(), targetParts: PARTS })
   console.log(`generated ${made.parts} parts in ${made.sessions} sessions (${((performance.now() - t0) / 1000).toFixed(1)} s)`)
   return file
 }
