@@ -1,8 +1,7 @@
 // Foundation: how fast the session list, a session and its transcript open on a ≥ 300k-part
 // database with a 10,000-message session. Real server on loopback, plain-JSON tRPC over HTTP.
-import os from 'node:os'
-import path from 'node:path'
 import fs from 'node:fs'
+import os from 'node:os'
 import { createTestDeps, startTestServer, TEST_TOKEN } from '@loupe/api/testing'
 import { ensureBenchDb, fmt, measure } from './bench-db.js'
 
