@@ -23,6 +23,25 @@ function wantedStamp() {
   return hash.digest('hex')
 }
 
+export const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+
+/** apt-get install when running as root; otherwise say what to install. Returns false on failure. */
+export function aptInstall(packages, { required = true } = {}) {
+  const fail = (message) => {
+    console.error(message)
+    if (required) process.exit(1)
+    return false
+  }
+  if (!isRoot || !has('apt-get')) return fail(`[loupe] please install: ${packages.join(' ')} (apt-get install -y ${packages.join(' ')})`)
+  console.error(`[loupe] installing ${packages.join(', ')} with apt-get…`)
+  const env = { DEBIAN_FRONTEND: 'noninteractive' }
+  if (run('apt-get', ['update', '-qq'], { env }) !== 0 || run('apt-get', ['install', '-y', '-qq', ...packages], { env }) !== 0) {
+    return fail('[loupe] apt-get failed (see above).')
+  }
+  return true
+}
+
 export function ensureDependencies() {
   const wanted = wantedStamp()
   const have = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : ''

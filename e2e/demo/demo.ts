@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test'
-import { LONG_SESSION_TITLE, startLoupe } from '../support/loupe-server.js'
+import { GALLERY_SESSION_TITLE, LONG_SESSION_TITLE, startLoupe } from '../support/loupe-server.js'
 
 const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts', 'demo')
 const headed = process.env.DEMO_HEADED === '1'
@@ -21,7 +21,7 @@ async function openContext(browser: Browser, scheme: 'dark' | 'light'): Promise<
   } catch (error) {
     await recording.close().catch(() => {})
     say(`no video: ${(error as Error).message.split('\n')[0]}`)
-    say('  (Playwright records through its own ffmpeg build, which `npx playwright install ffmpeg` would download; Loupe never downloads browsers.)')
+    say('  (run through `npm run demo`, which points Playwright at the system ffmpeg; Loupe never downloads browser builds.)')
     const context = await browser.newContext(base)
     return { context, page: await context.newPage(), video: false }
   }
@@ -76,6 +76,33 @@ async function tour(page: Page, baseURL: string, token: string, shot: (name: str
   await page.keyboard.press('d')
   await page.getByRole('heading', { name: 'Storage' }).waitFor()
   await shot('10-storage')
+
+  await page.goto(`${baseURL}/search?q=readFileSync`)
+  await page.locator('.hit').first().waitFor()
+  await shot('12-search')
+  await page.getByRole('button', { name: 'Clean up matching…' }).click()
+  await page.getByRole('dialog', { name: 'Clean up matching' }).locator('.prune-totals').waitFor()
+  await shot('13-search-cleanup')
+  await page.keyboard.press('Escape')
+
+  await page.goto(`${baseURL}/`)
+  await page.locator('.session-row', { hasText: 'Repository tour' }).click()
+  const bar = page.getByRole('region', { name: 'Clean up technical parts' })
+  await bar.getByRole('button', { name: 'Clean up whole session…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Remove technical parts' })
+  await dialog.locator('.prune-parts tbody tr').first().waitFor()
+  await shot('14-prune-preview')
+  await dialog.getByRole('button', { name: /^Remove \d+ parts?$/ }).click()
+  await dialog.getByRole('heading', { name: 'Done' }).or(dialog.locator('.dialog-actions').getByRole('button', { name: 'Close' })).first().waitFor()
+  await shot('15-pruned')
+  await dialog.locator('.dialog-actions').getByRole('button', { name: 'Close' }).click()
+
+  await page.goto(`${baseURL}/`)
+  await page.locator('.session-row', { hasText: GALLERY_SESSION_TITLE }).click()
+  await page.getByRole('link', { name: /Gallery/ }).click()
+  await page.locator('.gallery-tile img').first().waitFor()
+  await page.waitForTimeout(500)
+  await shot('16-gallery')
 }
 
 async function main() {
@@ -113,7 +140,7 @@ async function main() {
     await lightPage.locator('.session-row', { hasText: 'Screenshot vs architecture diagram' }).click()
     await lightPage.locator('.thumb img').first().waitFor()
     await lightPage.locator('.transcript').evaluate((el) => el.scrollTo({ top: 0 }))
-    const file = path.join(out, '11-light-session.png')
+    const file = path.join(out, '17-light-session.png')
     await lightPage.screenshot({ path: file })
     written.push(file)
     say(`screenshot ${path.relative(process.cwd(), file)}`)
