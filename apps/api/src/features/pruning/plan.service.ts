@@ -1,4 +1,4 @@
-import { LIMITS, messageRole, previewPrune, sumPrunable, type NativeMessage, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
+import { LIMITS, messageCompletedAt, messageRole, previewPrune, sumPrunable, type NativeMessage, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
 import { estimatePartTokens } from '@loupe/domain/tokens'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
@@ -11,7 +11,18 @@ import type { SessionPlanInput } from './pruning.schema.js'
 
 /** One message as a whole-message cleanup candidate, or why it is not one. Stable: search uses it. */
 export type MessagePlan =
-  | { messageID: string; status: 'candidate'; revision: string; toolCount: number; reasoningCount: number; bytes: number; tokens: number }
+  | {
+      messageID: string
+      status: 'candidate'
+      revision: string
+      toolCount: number
+      reasoningCount: number
+      bytes: number
+      tokens: number
+      /** When the message finished (epoch ms), and its tools' distinct names: what a person recognizes. */
+      completedAt: number | null
+      tools: string[]
+    }
   | { messageID: string; status: 'blocked'; reason: PruneBlockReason; detail: string }
 
 const PAGE = 100
@@ -23,7 +34,18 @@ function planOne(native: NativeMessage): MessagePlan {
   if (!preview.ok) return { messageID: native.id, status: 'blocked', reason: preview.error.reason, detail: preview.error.detail }
   const sum = sumPrunable(preview.value.parts)
   if (sum.count === 0) return { messageID: native.id, status: 'blocked', reason: 'not_deletable', detail: NOTHING }
-  return { messageID: native.id, status: 'candidate', revision: preview.value.revision, toolCount: sum.tools, reasoningCount: sum.reasoning, bytes: sum.bytes, tokens: sum.tokens }
+  const tools = [...new Set(preview.value.parts.flatMap((p) => (p.tool ? [p.tool] : [])))]
+  return {
+    messageID: native.id,
+    status: 'candidate',
+    revision: preview.value.revision,
+    toolCount: sum.tools,
+    reasoningCount: sum.reasoning,
+    bytes: sum.bytes,
+    tokens: sum.tokens,
+    completedAt: messageCompletedAt(native) ?? null,
+    tools,
+  }
 }
 
 function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot[]): { plans: MessagePlan[]; natives: NativeMessage[] } {

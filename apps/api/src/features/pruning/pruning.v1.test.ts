@@ -96,6 +96,11 @@ describe('pruning 1.x storage (real OpenCode 1.18.33 database)', () => {
     const kinds = withRaw(deps, (db) => db.prepare(`SELECT json_extract(data, '$.type') FROM part WHERE session_id = ?`).pluck().all(SESSION))
     expect(plan.totals).toMatchObject({ tools: kinds.filter((k) => k === 'tool').length, reasoning: kinds.filter((k) => k === 'reasoning').length })
     expect(plan.totals.candidates).toBeGreaterThan(2)
+    // Each candidate names its tools (as stored) and when it finished, which the review dialog shows.
+    const tools = withRaw(deps, (db) => db.prepare(`SELECT DISTINCT json_extract(data, '$.tool') FROM part WHERE session_id = ? AND json_extract(data, '$.type') = 'tool' ORDER BY 1`).pluck().all(SESSION))
+    expect([...new Set(plan.candidates.flatMap((c) => c.tools))].sort()).toEqual(tools)
+    const completed = withRaw(deps, (db) => db.prepare(`SELECT id, json_extract(data, '$.time.completed') FROM message WHERE session_id = ?`).raw().all(SESSION) as [string, number][])
+    expect(plan.candidates.map((c) => c.completedAt)).toEqual(plan.candidates.map((c) => new Map(completed).get(c.messageID)))
     const { results } = await caller.pruning.pruneBatch({ sessionID: SESSION, candidates: plan.candidates.map((c) => ({ messageID: c.messageID, revision: c.revision })) })
     expect(results.map((r) => r.result.status)).toEqual(['pruned', 'pruned', 'pruned', 'pruned'])
     expect(results.map((r) => (r.result.status === 'pruned' ? r.result.removedCount : 0))).toEqual(plan.candidates.map((c) => c.toolCount + c.reasoningCount))

@@ -2,7 +2,7 @@ import { A } from '@solidjs/router'
 import { For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
 import { describeProblem } from '../../lib/errors'
-import { formatBytes, formatCount, plural } from '../../lib/format'
+import { formatAbsoluteTime, formatBytes, formatCount, plural } from '../../lib/format'
 import { reviewTotals, type Refusal, type Review, type ReviewMessage } from './pruning.data'
 import type { Pruning } from './pruning-state'
 
@@ -64,6 +64,15 @@ function PartRows(props: { messages: ReviewMessage[] }) {
   )
 }
 
+/** When the message finished, which a person can match against the transcript; the id otherwise. */
+const messageLabel = (completedAt: number | null, id: string) => (completedAt === null ? id : formatAbsoluteTime(completedAt))
+
+function partsSummary(c: NonNullable<ReviewMessage['counts']>): string {
+  const names = c.toolNames.length > 3 ? `${c.toolNames.slice(0, 3).join(', ')}, …` : c.toolNames.join(', ')
+  const tools = c.tools ? `${plural(c.tools, 'tool call')}${names ? ` (${names})` : ''}` : ''
+  return [tools, c.reasoning ? plural(c.reasoning, 'reasoning') : ''].filter(Boolean).join(', ')
+}
+
 /** A whole-session review has counts per message, not parts: one row per message, largest first. */
 function MessageRows(props: { messages: ReviewMessage[] }) {
   const rows = () => props.messages.filter((m) => m.counts).sort((a, b) => (b.counts?.bytes ?? 0) - (a.counts?.bytes ?? 0))
@@ -71,14 +80,14 @@ function MessageRows(props: { messages: ReviewMessage[] }) {
     <Show when={rows().length > 0}>
       <table class="prune-parts">
         <thead>
-          <tr><th>Message</th><th>Parts</th><th class="num">Bytes</th><th class="num">Tokens</th></tr>
+          <tr><th>Message finished</th><th>Parts</th><th class="num">Bytes</th><th class="num">Tokens</th></tr>
         </thead>
         <tbody>
           <For each={rows().slice(0, 12)}>
             {(m) => (
               <tr>
-                <td class="prune-part-name">{m.messageID}</td>
-                <td>{[m.counts!.tools ? plural(m.counts!.tools, 'tool call') : '', m.counts!.reasoning ? plural(m.counts!.reasoning, 'reasoning') : ''].filter(Boolean).join(', ')}</td>
+                <td class="prune-part-name" title={m.messageID}>{messageLabel(m.counts!.completedAt, m.messageID)}</td>
+                <td>{partsSummary(m.counts!)}</td>
                 <td class="num">{formatBytes(m.counts!.bytes)}</td>
                 <td class="num">~{formatCount(m.counts!.tokens)}</td>
               </tr>

@@ -30,7 +30,7 @@ export interface ReviewMessage {
   indexes: number[] | 'all'
   parts: PreviewPart[]
   /** Set when the whole-session plan supplied the counts instead of a preview. */
-  counts?: { tools: number; reasoning: number; bytes: number; tokens: number }
+  counts?: { tools: number; reasoning: number; bytes: number; tokens: number; toolNames: string[]; completedAt: number | null }
 }
 
 export interface Refusal {
@@ -118,17 +118,24 @@ export async function reviewMessage(api: Api, target: PruneTarget, messageID: st
   return { scope: 'message', messages: [{ messageID, revision: preview.revision, indexes: 'all', parts: preview.parts }], refused: [] }
 }
 
+type Candidate = Omit<SessionPlan['candidates'][number], 'status'>
+
+/** A whole-message candidate (session plan or search clean-up) as a review row, by its revision. */
+export function candidateMessage(c: Candidate): ReviewMessage {
+  return {
+    messageID: c.messageID,
+    revision: c.revision,
+    indexes: 'all',
+    parts: [],
+    counts: { tools: c.toolCount, reasoning: c.reasoningCount, bytes: c.bytes, tokens: c.tokens, toolNames: c.tools, completedAt: c.completedAt },
+  }
+}
+
 /** The whole session from its plan: each candidate by the revision the plan read. */
 export function reviewSession(plan: SessionPlan): Review {
   return {
     scope: 'session',
-    messages: plan.candidates.map((c) => ({
-      messageID: c.messageID,
-      revision: c.revision,
-      indexes: 'all',
-      parts: [],
-      counts: { tools: c.toolCount, reasoning: c.reasoningCount, bytes: c.bytes, tokens: c.tokens },
-    })),
+    messages: plan.candidates.map(candidateMessage),
     refused: plan.blocked.map((b) => refusalOf(b.messageID, b.reason, b.detail)),
   }
 }

@@ -1,6 +1,6 @@
 import { createSignal, type Accessor } from 'solid-js'
 import type { Api, RouterOutputs } from '../../lib/trpc'
-import { runReview, type Refusal, type Review } from '../pruning/pruning.data'
+import { candidateMessage, runReview, type Refusal, type Review } from '../pruning/pruning.data'
 import type { SearchInput } from './search.data'
 
 export type Candidates = RouterOutputs['history']['candidates']
@@ -28,10 +28,7 @@ export type CleanupState =
 export function reviewOf(session: CandidateSession): Review {
   return {
     scope: 'session',
-    messages: session.candidates.map((c) => ({
-      messageID: c.messageID, revision: c.revision, indexes: 'all', parts: [],
-      counts: { tools: c.toolCount, reasoning: c.reasoningCount, bytes: c.bytes, tokens: c.tokens },
-    })),
+    messages: session.candidates.map(candidateMessage),
     refused: [],
   }
 }
