@@ -82,6 +82,12 @@ export interface BreakdownRow {
 }
 
 /** One OpenCode storage generation, read through one interface; chosen once by probing. */
+/**
+ * A message loaded for planning a prune. 2.x also keeps the exact `session_message.data` text it was
+ * read from, so a write in the same transaction compares against it without reading 1 MiB again.
+ */
+export type LoadedMessage = CanonicalNativeMessage & { storedText?: string }
+
 export interface OpenCodeStore {
   readonly generation: StorageGeneration
   readonly layout: GenerationLayout
@@ -100,7 +106,7 @@ export interface OpenCodeStore {
    * (`canonicalItems`), so revisions of megabytes need no second serialization.
    */
   loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options?: { media?: 'inline' | 'refs' }): NativeMessage[]
-  loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options: { media?: 'inline' | 'refs'; canonical: true }): CanonicalNativeMessage[]
+  loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options: { media?: 'inline' | 'refs'; canonical: true }): LoadedMessage[]
   /** A message too large to load: its small fields only, marked `omitted`. */
   loadOmitted(db: SqliteDb, sessionID: string, id: string, bytes: number): NativeMessage | undefined
   bytesBreakdown(db: SqliteDb, sessionID: string): BreakdownRow[]

@@ -66,7 +66,7 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
       if (!plan.ok) return { ok: false, block: plan.error }
 
       const now = deps.clock.now()
-      const effects = pruneStore.apply(db, { sessionID: session.id, messageID: request.messageID, plan: plan.value, now, randomBytes: deps.randomBytes })
+      const effects = pruneStore.apply(db, { sessionID: session.id, messageID: request.messageID, plan: plan.value, storedText: native.storedText, now, randomBytes: deps.randomBytes })
       const receipt: PruneReceipt = { status: 'pruned', messageID: request.messageID, revision: plan.value.nextRevision, removedCount: plan.value.removed.length }
       receipts.save(db, { key, sessionID: session.id, receipt, now })
       return { ok: true, receipt, replay: false, effects }
