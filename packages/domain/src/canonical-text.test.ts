@@ -86,6 +86,11 @@ describe('parseCanonicalObject', () => {
     for (const body of ['\\n'.repeat(2_000_000), '\\n'.repeat(2_000_000) + '\\/', 'a\\t'.repeat(700_000)]) expectCanonical(`{"a":"${body}"}`)
   })
 
+  it('leaves text dense with small tokens to JSON.parse, and still answers its value', () => {
+    const text = JSON.stringify({ items: Array.from({ length: 5000 }, (_, i) => ({ a: i, b: `x${i}` })), output: 'y'.repeat(100_000) })
+    expect(parseCanonicalObject(text)).toEqual({ value: JSON.parse(text), canonical: null })
+  })
+
   it.each([['an array', '[1]'], ['a string', '"x"'], ['invalid JSON', '{"a":'], ['empty text', ''], ['null', 'null']])('answers null for %s', (_name, text) => {
     expect(parseCanonicalObject(text)).toEqual({ value: null, canonical: null })
   })
