@@ -42,13 +42,16 @@ export function createEventLocator(): EventLocator {
 
   /** Reads the session's part events after `after` into the entry; the redacted data of those whose part is replaced. */
   const scan = (db: SqliteDb, sessionID: string, entry: SessionEntry, after: number | null, replacements: string): Map<string, Buffer> => {
-    // SQLite's JSON cache parses each row once for both calls. As a BLOB, the result keeps its exact
+    // SQLite's JSON cache parses each row once for every call on it. The IN list is built once per
+    // scan, so only events of replaced parts run the lookup. As a BLOB, the result keeps its exact
     // bytes on the way through JavaScript.
     const rows = db.allSql<{ seq: number; id: string; part: string | null; redacted: Buffer | null }>(
       `SELECT seq, id, json_extract(data, '$.part.id') AS part,
-              (SELECT CAST(json_set(data, '$.part', json(r.value)) AS BLOB) FROM json_each(?) r WHERE r.key = json_extract(data, '$.part.id')) AS redacted
-         FROM event WHERE aggregate_id = ? AND type = '${TYPE}'${after === null ? '' : ' AND seq > ?'} ORDER BY seq`,
-      after === null ? [replacements, sessionID] : [replacements, sessionID, after],
+              CASE WHEN json_extract(data, '$.part.id') IN (SELECT key FROM json_each(@replacements)) THEN
+                (SELECT CAST(json_set(data, '$.part', json(r.value)) AS BLOB) FROM json_each(@replacements) r WHERE r.key = json_extract(data, '$.part.id'))
+              END AS redacted
+         FROM event WHERE aggregate_id = @sessionID AND type = '${TYPE}'${after === null ? '' : ' AND seq > @after'} ORDER BY seq`,
+      [after === null ? { replacements, sessionID } : { replacements, sessionID, after }],
     )
     const redacted = new Map<string, Buffer>()
     for (const row of rows) {
