@@ -1,14 +1,15 @@
 import type { MessageID, StorageGeneration } from './ids.js'
+import type { CanonicalPieces } from './revision.js'
 
 export type JsonObject = Record<string, unknown>
 
-/** A 1.x message in OpenCode's read form (`GET /session/:id/message`): info plus parts in id order. */
 /** Set when a message was too large to send whole: its parts or content are left out. */
 export interface OmittedContent {
   reason: 'limit'
   bytes: number
 }
 
+/** A 1.x message in OpenCode's read form (`GET /session/:id/message`): info plus parts in id order. */
 export interface V1NativeMessage {
   storage: 'v1'
   id: MessageID
@@ -27,6 +28,13 @@ export interface V2NativeMessage {
 }
 
 export type NativeMessage = V1NativeMessage | V2NativeMessage
+
+/**
+ * A native message with the canonical pieces of its content items, when the store read them off
+ * the stored text: each equal to `canonicalPieces(item)`; an undefined one is serialized from the value.
+ * Server-side only: never part of what procedures answer.
+ */
+export type CanonicalNativeMessage = NativeMessage & { canonicalItems?: readonly (CanonicalPieces | undefined)[] }
 
 /** The array the content revision covers: 1.x parts, or 2.x `data.content` (empty when absent). */
 export function messageContent(message: NativeMessage): unknown[] {

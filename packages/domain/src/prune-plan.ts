@@ -1,9 +1,9 @@
 import type { Revision, StorageGeneration } from './ids.js'
 import { LIMITS } from './limits.js'
-import { messageCompletedAt, messageContent, messageRole, type NativeMessage } from './native.js'
+import { messageCompletedAt, messageContent, messageRole, type CanonicalNativeMessage } from './native.js'
 import { classifyPart } from './parts.js'
 import { err, ok, type Result } from './result.js'
-import { encodeCanonical, revisionOfItems, sha256Hex, type Sha256Hex } from './revision.js'
+import { canonicalPieces, piecesBytes, revisionOfPieces, textDigest, type CanonicalPieces, type TextDigest } from './revision.js'
 
 /** The closed set of refusals of preview, prune and pruneBatch (SESSION_PRUNING.md). */
 export const PRUNE_BLOCK_REASONS = ['unavailable', 'maintenance_required', 'conflict', 'not_deletable', 'unsupported_storage'] as const
@@ -49,7 +49,8 @@ export interface PrunePlan {
 export type PruneSelection = { kind: 'indexes'; indexes: readonly number[] } | { kind: 'allTechnical' }
 
 export interface PlanOptions {
-  hash?: Sha256Hex
+  /** How canonical pieces are hashed and measured (the server passes node:crypto's). */
+  digest?: TextDigest
   /** Token estimate of one part; the server passes `estimatePartTokens` from '@loupe/domain/tokens'. */
   estimateTokens?: (part: unknown, storage: StorageGeneration) => number
 }
@@ -78,23 +79,28 @@ export function checkIndexes(indexes: readonly number[]): Result<number[], Prune
  * Which parts of a finished assistant message may go: completed or errored tools and reasoning.
  * Anything unfinished, too large, or of a kind Loupe does not know blocks the whole message.
  */
-export function previewPrune(message: NativeMessage, options: PlanOptions = {}): Result<PrunePreview, PruneBlock> {
+export function previewPrune(message: CanonicalNativeMessage, options: PlanOptions = {}): Result<PrunePreview, PruneBlock> {
   const analyzed = analyze(message, options)
   if (!analyzed.ok) return analyzed
   const { encoded: _encoded, ...preview } = analyzed.value
   return ok(preview)
 }
 
-/** The preview plus each item's canonical bytes: one serialization serves bytes, revision and survivors. */
-function analyze(message: NativeMessage, options: PlanOptions): Result<PrunePreview & { encoded: Uint8Array[] }, PruneBlock> {
+/**
+ * The preview plus each item's canonical pieces: one serialization serves bytes, revision and
+ * survivors. Pieces the store read off the stored text (`canonicalItems`) are used as they are.
+ */
+function analyze(message: CanonicalNativeMessage, options: PlanOptions): Result<PrunePreview & { encoded: CanonicalPieces[] }, PruneBlock> {
   if (message.omitted) return block('not_deletable', `This message is ${message.omitted.bytes} bytes, over the 16 MiB Loupe edits.`)
   if (messageRole(message) !== 'assistant') return block('not_deletable', 'Only assistant messages have technical parts to prune.')
   if (messageCompletedAt(message) === undefined) return block('not_deletable', 'This message is not finished yet.')
   if (message.storage === 'v2' && !Array.isArray(message.message.content)) return block('not_deletable', 'This message has no content list.')
   const content = messageContent(message)
   if (content.length > LIMITS.pruneIndexesMax) return block('not_deletable', 'This message has more parts than Loupe edits.')
+  const digest = options.digest ?? textDigest
+  const known = message.canonicalItems?.length === content.length ? message.canonicalItems : undefined
   const parts: PrunablePart[] = []
-  const encoded: Uint8Array[] = []
+  const encoded: CanonicalPieces[] = []
   let serialized = 2
   for (let index = 0; index < content.length; index++) {
     const part = content[index]
@@ -102,9 +108,9 @@ function analyze(message: NativeMessage, options: PlanOptions): Result<PrunePrev
     if (!info.known) return block('not_deletable', `Part ${index} is of a kind Loupe does not know (${info.type || 'no type'}).`)
     if (info.kind === 'tool' && !info.prunable) return block('not_deletable', `Tool ${info.tool ?? ''} is still ${info.status ?? 'running'}.`)
     // Canonical JSON differs from the stored form only in key order: the same byte count.
-    const item = encodeCanonical(part)
+    const item = known?.[index] ?? canonicalPieces(part)
     encoded.push(item)
-    const bytes = item.length
+    const bytes = piecesBytes(item, digest)
     serialized += bytes + 1
     if (serialized > LIMITS.messageSerializedBytes) return block('not_deletable', 'This message is over the 16 MiB Loupe edits.')
     if (!info.prunable) continue
@@ -118,7 +124,7 @@ function analyze(message: NativeMessage, options: PlanOptions): Result<PrunePrev
       ...(info.title !== undefined ? { title: info.title } : {}),
     })
   }
-  return ok({ revision: revisionOfItems(encoded, options.hash ?? sha256Hex), parts, contentLength: content.length, encoded })
+  return ok({ revision: revisionOfPieces(encoded, digest), parts, contentLength: content.length, encoded })
 }
 
 /**
@@ -127,7 +133,7 @@ function analyze(message: NativeMessage, options: PlanOptions): Result<PrunePrev
  * `allTechnical` takes every technical part; none at all is `not_deletable`.
  */
 export function planPrune(
-  message: NativeMessage,
+  message: CanonicalNativeMessage,
   request: { revision: string; selection: PruneSelection },
   options: PlanOptions = {},
 ): Result<PrunePlan, PruneBlock> {
@@ -161,7 +167,7 @@ export function planPrune(
       survivors.push(part)
     }
   })
-  return ok({ revision, nextRevision: revisionOfItems(kept.map((i) => encoded[i]!), options.hash ?? sha256Hex), removed, kept, removedParts, survivors })
+  return ok({ revision, nextRevision: revisionOfPieces(kept.map((i) => encoded[i]!), options.digest ?? textDigest), removed, kept, removedParts, survivors })
 }
 
 /** Totals over previews, for "what this would save". */

@@ -1,10 +1,18 @@
 import fc from 'fast-check'
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { canonicalJson, computeRevision, encodeCanonical, revisionOfItems, utf8Length } from './revision.js'
+import { canonicalJson, canonicalPieces, computeRevision, piecesBytes, revisionOfPieces, textDigest, utf8Length, type TextDigest } from './revision.js'
 import vectors from './revision.vectors.json' with { type: 'json' }
 
 const nodeSha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+const nodeDigest: TextDigest = {
+  sha256(pieces) {
+    const hash = createHash('sha256')
+    for (const piece of pieces) hash.update(piece)
+    return hash.digest('hex')
+  },
+  utf8Length: (text) => Buffer.byteLength(text),
+}
 
 describe('computeRevision', () => {
   it.each(vectors)('matches the golden vector: $name', ({ input, canonical, revision }) => {
@@ -41,12 +49,26 @@ describe('computeRevision', () => {
     )
   })
 
-  it('hashes an array from its items\' canonical bytes exactly as computeRevision does (property)', () => {
+  it('hashes an array from its items\' canonical pieces exactly as computeRevision does, with either digest (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.jsonValue()), (items) => {
-        expect(revisionOfItems(items.map(encodeCanonical))).toBe(computeRevision(items))
+        const pieces = items.map((item) => canonicalPieces(item))
+        expect(revisionOfPieces(pieces)).toBe(computeRevision(items))
+        expect(revisionOfPieces(pieces, nodeDigest)).toBe(computeRevision(items))
       }),
     )
+  })
+
+  it('keeps large strings as pieces of their own, and counts their UTF-8 bytes', () => {
+    const big = 'é'.repeat(40_000)
+    const value = { b: [1, big], a: 'x' }
+    const pieces = canonicalPieces(value)
+    expect(pieces).toEqual(['{"a":"x","b":[1,', JSON.stringify(big), ']}'])
+    expect(pieces.join('')).toBe(canonicalJson(value))
+    const bytes = new TextEncoder().encode(canonicalJson(value)).length
+    expect(piecesBytes(pieces)).toBe(bytes)
+    expect(piecesBytes(pieces, nodeDigest)).toBe(bytes)
+    expect(textDigest.sha256(pieces)).toBe(computeRevision(value))
   })
 
   it('agrees with node:crypto for any JSON value (property)', () => {

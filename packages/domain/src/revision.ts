@@ -10,34 +10,85 @@ const encoder = new TextEncoder()
 export const sha256Hex: Sha256Hex = (bytes) => bytesToHex(sha256(bytes))
 
 /**
+ * Canonical JSON as chunks whose concatenation is the canonical text. Large strings stay chunks of
+ * their own, so hashing megabytes never copies them into one string first.
+ */
+export type CanonicalPieces = readonly string[]
+
+/** Strings at least this long stay a piece of their own. */
+const LARGE_PIECE = 16 * 1024
+
+/** Collects canonical output: small texts are joined, large ones kept apart. */
+export class PieceWriter {
+  private readonly pieces: string[] = []
+  private pending = ''
+
+  add(text: string): void {
+    if (text.length < LARGE_PIECE) {
+      this.pending += text
+      return
+    }
+    if (this.pending) this.pieces.push(this.pending)
+    this.pending = ''
+    this.pieces.push(text)
+  }
+
+  addAll(pieces: CanonicalPieces): void {
+    for (const piece of pieces) this.add(piece)
+  }
+
+  finish(): string[] {
+    if (this.pending) this.pieces.push(this.pending)
+    this.pending = ''
+    return this.pieces
+  }
+}
+
+const skipped = (value: unknown) => value === undefined || typeof value === 'function'
+
+function writeCanonical(value: unknown, out: PieceWriter): void {
+  if (value === null || typeof value !== 'object') {
+    out.add(JSON.stringify(value) ?? 'null')
+    return
+  }
+  if (Array.isArray(value)) {
+    out.add('[')
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.add(',')
+      const item: unknown = value[i]
+      if (skipped(item)) out.add('null')
+      else writeCanonical(item, out)
+    }
+    out.add(']')
+    return
+  }
+  const record = value as Record<string, unknown>
+  out.add('{')
+  let first = true
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key]
+    if (skipped(item)) continue
+    out.add(first ? JSON.stringify(key) + ':' : ',' + JSON.stringify(key) + ':')
+    first = false
+    writeCanonical(item, out)
+  }
+  out.add('}')
+}
+
+/** `canonicalJson(value)` as pieces. */
+export function canonicalPieces(value: unknown): string[] {
+  const out = new PieceWriter()
+  if (skipped(value)) out.add('null')
+  else writeCanonical(value, out)
+  return out.finish()
+}
+
+/**
  * Canonical JSON: object keys sorted by UTF-16 code units (plain `<`), entries whose value is
  * `undefined` dropped, array order kept, no whitespace. Everything else follows JSON.stringify.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') {
-    return JSON.stringify(value) ?? 'null'
-  }
-  if (Array.isArray(value)) {
-    let out = '['
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out += ','
-      const item: unknown = value[i]
-      out += item === undefined || typeof item === 'function' ? 'null' : canonicalJson(item)
-    }
-    return out + ']'
-  }
-  const record = value as Record<string, unknown>
-  const keys = Object.keys(record).sort()
-  let out = '{'
-  let first = true
-  for (const key of keys) {
-    const item = record[key]
-    if (item === undefined || typeof item === 'function') continue
-    if (!first) out += ','
-    first = false
-    out += JSON.stringify(key) + ':' + canonicalJson(item)
-  }
-  return out + '}'
+  return canonicalPieces(value).join('')
 }
 
 /**
@@ -48,27 +99,43 @@ export function computeRevision(content: unknown, hash: Sha256Hex = sha256Hex): 
   return hash(encoder.encode(canonicalJson(content))) as Revision
 }
 
-/** UTF-8 bytes of one array item's canonical JSON, for `revisionOfItems`. */
-export const encodeCanonical = (item: unknown): Uint8Array =>
-  encoder.encode(item === undefined || typeof item === 'function' ? 'null' : canonicalJson(item))
+/**
+ * SHA-256 over the UTF-8 of pieces in order, and UTF-8 lengths: what hashing canonical pieces
+ * needs. The default is pure; the server passes node:crypto's, which takes strings as they are.
+ */
+export interface TextDigest {
+  sha256(pieces: CanonicalPieces): string
+  utf8Length(text: string): number
+}
+
+export const textDigest: TextDigest = {
+  sha256(pieces) {
+    const hash = sha256.create()
+    for (const piece of pieces) hash.update(encoder.encode(piece))
+    return bytesToHex(hash.digest())
+  },
+  utf8Length: (text) => utf8Length(text),
+}
+
+/** UTF-8 bytes of canonical pieces. */
+export function piecesBytes(pieces: CanonicalPieces, digest: TextDigest = textDigest): number {
+  let bytes = 0
+  for (const piece of pieces) bytes += digest.utf8Length(piece)
+  return bytes
+}
 
 /**
- * The revision of an array given its items' canonical UTF-8 bytes: equal to `computeRevision(items)`,
+ * The revision of an array given its items' canonical pieces: equal to `computeRevision(items)`,
  * without serializing the items again (a prune hashes the content and then the survivors).
  */
-export function revisionOfItems(items: readonly Uint8Array[], hash: Sha256Hex = sha256Hex): Revision {
-  let size = 2 + Math.max(0, items.length - 1)
-  for (const item of items) size += item.length
-  const out = new Uint8Array(size)
-  let at = 0
-  out[at++] = 0x5b
+export function revisionOfPieces(items: readonly CanonicalPieces[], digest: TextDigest = textDigest): Revision {
+  const all: string[] = ['[']
   items.forEach((item, i) => {
-    if (i > 0) out[at++] = 0x2c
-    out.set(item, at)
-    at += item.length
+    if (i > 0) all.push(',')
+    for (const piece of item) all.push(piece)
   })
-  out[at] = 0x5d
-  return hash(out) as Revision
+  all.push(']')
+  return digest.sha256(all) as Revision
 }
 
 /** UTF-8 byte length of a string without allocating. Lone surrogates count as U+FFFD (3 bytes), as TextEncoder does. */

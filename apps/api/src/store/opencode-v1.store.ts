@@ -1,11 +1,11 @@
-import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
+import { objectPieces, type CanonicalNativeMessage, type CanonicalPieces, type JsonObject, type MessageID } from '@loupe/domain'
 import { sql } from 'kysely'
-import { createQueryBuilder } from '../lib/sqlite.js'
+import { createQueryBuilder, type SqliteDb } from '../lib/sqlite.js'
 import type { OpenCodeV1DB } from './opencode-v1.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
-import { chunk, parseObject, toSessionRecord } from './session-row.js'
+import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'
 import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
-import { inlineMediaRefs, mediaSupport } from './media-blob.js'
+import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
 import type { BreakdownRow, MessageKey, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
 
 const qb = createQueryBuilder<OpenCodeV1DB>()
@@ -99,27 +99,35 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
       const row = db.get(qb.selectFrom('message').select(['id', 'time_created']).where('session_id', '=', sessionID).where('id', '=', messageID))
       return row ? { t: row.time_created, id: row.id } : undefined
     },
-    loadMessages(db, sessionID, ids, options) {
+    loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options?: { media?: 'inline' | 'refs'; canonical?: boolean }) {
       const inline = media && options?.media !== 'refs'
-      const out: NativeMessage[] = []
+      const canonical = options?.canonical === true
+      const out: CanonicalNativeMessage[] = []
       for (const group of chunk(ids)) {
         const rows = db.all(qb.selectFrom('message').select(['id', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
         const parts = db.all(
           qb.selectFrom('part').select(['id', 'message_id', 'data']).where('message_id', 'in', group).where('session_id', '=', sessionID)
             .orderBy('message_id').orderBy('id'),
         )
-        const byMessage = new Map<string, JsonObject[]>()
+        const byMessage = new Map<string, { parts: JsonObject[]; canonical: (CanonicalPieces | undefined)[] }>()
         for (const p of parts) {
-          const list = byMessage.get(p.message_id) ?? []
-          list.push({ ...(parseObject(p.data) ?? {}), id: p.id, sessionID, messageID: p.message_id })
-          byMessage.set(p.message_id, list)
+          const entry = byMessage.get(p.message_id) ?? { parts: [], canonical: [] }
+          const read = parseObjectCanonical(p.data, canonical)
+          const overrides = { id: p.id, sessionID, messageID: p.message_id }
+          entry.parts.push({ ...(read.value ?? {}), ...overrides })
+          // A part whose media refs are inlined reads differently from its text: serialized from the value.
+          const known = read.canonical && !(inline && mayHoldMediaRef(p.data)) ? read.canonical : null
+          entry.canonical.push(known ? objectPieces(known.members, overrides) : undefined)
+          byMessage.set(p.message_id, entry)
         }
         const byId = new Map(rows.map((r) => [r.id, r]))
         for (const id of group) {
           const row = byId.get(id)
           if (!row) continue
-          const parts = byMessage.get(id) ?? []
-          out.push({ storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: inline ? inlineMediaRefs(db, parts) : parts })
+          const entry = byMessage.get(id) ?? { parts: [], canonical: [] }
+          const message: CanonicalNativeMessage = { storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: inline ? inlineMediaRefs(db, entry.parts) : entry.parts }
+          if (canonical) message.canonicalItems = entry.canonical
+          out.push(message)
         }
       }
       return out

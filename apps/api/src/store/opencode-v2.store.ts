@@ -1,12 +1,12 @@
 import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
 import { sql } from 'kysely'
-import { createQueryBuilder } from '../lib/sqlite.js'
+import { createQueryBuilder, type SqliteDb } from '../lib/sqlite.js'
 import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
-import { inlineMediaRefs, mediaSupport } from './media-blob.js'
+import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
 import type { OpenCodeV2DB } from './opencode-v2.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
-import { chunk, parseObject, toSessionRecord } from './session-row.js'
-import type { BreakdownRow, MessageSlot, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
+import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'
+import type { BreakdownRow, LoadedMessage, MessageSlot, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
 
 const qb = createQueryBuilder<OpenCodeV2DB>()
 
@@ -86,16 +86,25 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
       const row = db.get(qb.selectFrom('session_message').select(['id', 'seq']).where('session_id', '=', sessionID).where('id', '=', messageID))
       return row ? { t: row.seq, id: row.id } : undefined
     },
-    loadMessages(db, sessionID, ids, options) {
+    loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options?: { media?: 'inline' | 'refs'; canonical?: boolean }) {
       const inline = media && options?.media !== 'refs'
-      const out: NativeMessage[] = []
+      const canonical = options?.canonical === true
+      const out: LoadedMessage[] = []
       for (const group of chunk(ids)) {
         const rows = db.all(qb.selectFrom('session_message').select(['id', 'type', 'seq', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
         const byId = new Map(rows.map((r) => [r.id, r]))
         for (const id of group) {
           const row = byId.get(id)
-          const data = parseObject(row?.data) ?? {}
-          if (row) out.push(toNative(row.id, row.type, row.seq, inline ? inlineMediaRefs(db, data) : data))
+          if (!row) continue
+          const read = parseObjectCanonical(row.data, canonical)
+          const data = read.value ?? {}
+          const message: LoadedMessage = toNative(row.id, row.type, row.seq, inline ? inlineMediaRefs(db, data) : data)
+          // Items whose media refs are inlined read differently from the text: serialized from the value.
+          if (canonical) {
+            message.canonicalItems = read.canonical && !(inline && mayHoldMediaRef(row.data)) ? read.canonical.elements.get('content') : undefined
+            message.storedText = row.data
+          }
+          out.push(message)
         }
       }
       return out

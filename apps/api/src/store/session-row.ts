@@ -1,4 +1,4 @@
-import type { JsonObject, StorageGeneration } from '@loupe/domain'
+import { parseCanonicalObject, type CanonicalObject, type JsonObject, type StorageGeneration } from '@loupe/domain'
 import type { SessionTable } from './opencode-v1.tables.js'
 import type { SessionRecord } from './store.js'
 
@@ -11,6 +11,15 @@ export function parseObject(text: string | null | undefined): JsonObject | null 
   } catch {
     return null
   }
+}
+
+/** Below this many characters, serializing the parsed value is as quick as reading the text canonically. */
+const CANONICAL_TEXT_CHARS = 4096
+
+/** `parseObject`, plus (when asked, and the text is long) its members' canonical pieces read off the text. */
+export function parseObjectCanonical(text: string | null | undefined, canonical: boolean): { value: JsonObject | null; canonical: CanonicalObject | null } {
+  if (!canonical || !text || text.length < CANONICAL_TEXT_CHARS) return { value: parseObject(text), canonical: null }
+  return parseCanonicalObject(text)
 }
 
 type SessionRowLike = Omit<SessionTable, 'title'> & { title: string | null; time_suspended?: number | null }

@@ -1,4 +1,4 @@
-import type { JsonObject, NativeMessage, StorageGeneration } from '@loupe/domain'
+import type { CanonicalNativeMessage, JsonObject, NativeMessage, StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { createOpenCodeV1Store } from './opencode-v1.store.js'
 import { createOpenCodeV2Store } from './opencode-v2.store.js'
@@ -82,6 +82,12 @@ export interface BreakdownRow {
 }
 
 /** One OpenCode storage generation, read through one interface; chosen once by probing. */
+/**
+ * A message loaded for planning a prune. 2.x also keeps the exact `session_message.data` text it was
+ * read from, so a write in the same transaction compares against it without reading 1 MiB again.
+ */
+export type LoadedMessage = CanonicalNativeMessage & { storedText?: string }
+
 export interface OpenCodeStore {
   readonly generation: StorageGeneration
   readonly layout: GenerationLayout
@@ -96,8 +102,11 @@ export interface OpenCodeStore {
   /**
    * The native read form of these messages, in the order given. `media: 'refs'` leaves media refs as
    * stored (`media:<sha256>`) instead of inlining their blobs: for listings that go by blob sizes only.
+   * `canonical` also reads each large content item's canonical pieces off its stored text
+   * (`canonicalItems`), so revisions of megabytes need no second serialization.
    */
   loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options?: { media?: 'inline' | 'refs' }): NativeMessage[]
+  loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options: { media?: 'inline' | 'refs'; canonical: true }): LoadedMessage[]
   /** A message too large to load: its small fields only, marked `omitted`. */
   loadOmitted(db: SqliteDb, sessionID: string, id: string, bytes: number): NativeMessage | undefined
   bytesBreakdown(db: SqliteDb, sessionID: string): BreakdownRow[]

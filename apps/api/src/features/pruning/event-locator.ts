@@ -18,9 +18,20 @@ interface SessionEntry {
  * wrong row; it could only miss one, which the watermark check rules out.
  */
 export interface EventLocator {
-  /** Per part, the ids of the session's events carrying it, current as of this transaction. */
-  eventsOf(db: SqliteDb, sessionID: string, partIDs: readonly string[]): Map<string, string[]>
+  /**
+   * Per part of `replacements` (part id → JSON text of its replacement part), the session's events
+   * carrying it, current as of this transaction. An event this call read (the first scan, or one
+   * appended since) comes with `redacted`: the bytes of its data with `$.part` set to the
+   * replacement, by the same `json_set` a redaction runs, so the caller writes it without parsing
+   * the event again.
+   */
+  eventsOf(db: SqliteDb, sessionID: string, replacements: ReadonlyMap<string, string>): Map<string, LocatedEvent[]>
   forget(sessionID: string): void
+}
+
+export interface LocatedEvent {
+  id: string
+  redacted?: Buffer
 }
 
 const MAX_SESSIONS = 8
@@ -29,44 +40,52 @@ const TYPE = 'message.part.updated.1'
 export function createEventLocator(): EventLocator {
   const sessions = new Map<string, SessionEntry>()
 
-  const scan = (db: SqliteDb, sessionID: string, entry: SessionEntry, after: number | null) => {
-    const rows = db.allSql<{ seq: number; id: string; part: string | null }>(
-      `SELECT seq, id, json_extract(data, '$.part.id') AS part FROM event
-        WHERE aggregate_id = ? AND type = '${TYPE}'${after === null ? '' : ' AND seq > ?'} ORDER BY seq`,
-      after === null ? [sessionID] : [sessionID, after],
+  /** Reads the session's part events after `after` into the entry; the redacted data of those whose part is replaced. */
+  const scan = (db: SqliteDb, sessionID: string, entry: SessionEntry, after: number | null, replacements: string): Map<string, Buffer> => {
+    // SQLite's JSON cache parses each row once for every call on it. The IN list is built once per
+    // scan, so only events of replaced parts run the lookup. As a BLOB, the result keeps its exact
+    // bytes on the way through JavaScript.
+    const rows = db.allSql<{ seq: number; id: string; part: string | null; redacted: Buffer | null }>(
+      `SELECT seq, id, json_extract(data, '$.part.id') AS part,
+              CASE WHEN json_extract(data, '$.part.id') IN (SELECT key FROM json_each(@replacements)) THEN
+                (SELECT CAST(json_set(data, '$.part', json(r.value)) AS BLOB) FROM json_each(@replacements) r WHERE r.key = json_extract(data, '$.part.id'))
+              END AS redacted
+         FROM event WHERE aggregate_id = @sessionID AND type = '${TYPE}'${after === null ? '' : ' AND seq > @after'} ORDER BY seq`,
+      [after === null ? { replacements, sessionID } : { replacements, sessionID, after }],
     )
+    const redacted = new Map<string, Buffer>()
     for (const row of rows) {
       if (row.part) {
         const list = entry.byPart.get(row.part)
         if (list) list.push(row.id)
         else entry.byPart.set(row.part, [row.id])
       }
+      if (row.redacted !== null) redacted.set(row.id, row.redacted)
       entry.watermark = { seq: row.seq, id: row.id }
     }
-  }
-
-  const current = (db: SqliteDb, sessionID: string): SessionEntry => {
-    let entry = sessions.get(sessionID)
-    if (entry?.watermark) {
-      const at = db.getSql<{ id: string }>(`SELECT id FROM event WHERE aggregate_id = ? AND seq = ?`, [sessionID, entry.watermark.seq])
-      if (at?.id !== entry.watermark.id) entry = undefined
-    }
-    if (!entry) {
-      entry = { watermark: null, byPart: new Map() }
-      scan(db, sessionID, entry, null)
-    } else {
-      scan(db, sessionID, entry, entry.watermark?.seq ?? -1)
-    }
-    sessions.delete(sessionID)
-    sessions.set(sessionID, entry)
-    while (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string)
-    return entry
+    return redacted
   }
 
   return {
-    eventsOf(db, sessionID, partIDs) {
-      const entry = current(db, sessionID)
-      return new Map(partIDs.map((id) => [id, entry.byPart.get(id) ?? []]))
+    eventsOf(db, sessionID, replacements) {
+      let entry = sessions.get(sessionID)
+      if (entry?.watermark) {
+        const at = db.getSql<{ id: string }>(`SELECT id FROM event WHERE aggregate_id = ? AND seq = ?`, [sessionID, entry.watermark.seq])
+        if (at?.id !== entry.watermark.id) entry = undefined
+      }
+      const wanted = JSON.stringify(Object.fromEntries(replacements))
+      let redacted: Map<string, Buffer>
+      if (!entry) {
+        entry = { watermark: null, byPart: new Map() }
+        redacted = scan(db, sessionID, entry, null, wanted)
+      } else {
+        redacted = scan(db, sessionID, entry, entry.watermark?.seq ?? -1, wanted)
+      }
+      sessions.delete(sessionID)
+      sessions.set(sessionID, entry)
+      while (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string)
+      const byPart = entry.byPart
+      return new Map([...replacements.keys()].map((id) => [id, (byPart.get(id) ?? []).map((eventID) => ({ id: eventID, redacted: redacted.get(eventID) }))]))
     },
     forget: (sessionID) => void sessions.delete(sessionID),
   }

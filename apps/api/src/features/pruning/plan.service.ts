@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { MessageSlot } from '../../store/store.js'
 import { checkWriteTarget, fenceSession } from './fences.js'
-import { nodeSha256 } from './hash.js'
+import { nodeDigest } from './hash.js'
 import { sessionServerState, type ServerState } from './opencode-status.js'
 import { pruneContext, type PruneContext } from './prune-context.js'
 import type { SessionPlanInput } from './pruning.schema.js'
@@ -30,7 +30,7 @@ const PAGE = 100
 const NOTHING = 'No tool calls or reasoning to remove.'
 
 function planOne(native: NativeMessage): MessagePlan {
-  const preview = previewPrune(native, { hash: nodeSha256, estimateTokens: estimatePartTokens })
+  const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
   if (!preview.ok) return { messageID: native.id, status: 'blocked', reason: preview.error.reason, detail: preview.error.detail }
   const sum = sumPrunable(preview.value.parts)
   if (sum.count === 0) return { messageID: native.id, status: 'blocked', reason: 'not_deletable', detail: NOTHING }
@@ -52,7 +52,7 @@ function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot
   const { db } = deps.opencode
   const plans: MessagePlan[] = []
   const loadable = slots.filter((s) => s.bytes <= LIMITS.messageStoredBytes).map((s) => s.key.id)
-  const natives = ctx.store.loadMessages(db, ctx.session.id, loadable)
+  const natives = ctx.store.loadMessages(db, ctx.session.id, loadable, { canonical: true })
   const byId = new Map(natives.map((m) => [m.id as string, m]))
   for (const slot of slots) {
     const native = byId.get(slot.key.id)

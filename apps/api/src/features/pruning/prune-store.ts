@@ -21,6 +21,8 @@ export interface PruneWrite {
   sessionID: string
   messageID: string
   plan: PrunePlan
+  /** 2.x: the row text the plan was made from, read earlier in this transaction; the compare-and-swap compares against it. */
+  storedText?: string
   now: number
   randomBytes(size: number): Buffer
 }

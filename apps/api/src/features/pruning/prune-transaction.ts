@@ -10,7 +10,7 @@ import {
 import Database from 'better-sqlite3'
 import type { AppDeps } from '../../deps.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
-import { nodeSha256 } from './hash.js'
+import { nodeDigest, nodeSha256 } from './hash.js'
 import type { PruneContext } from './prune-context.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects } from './prune-store.js'
 import { deferCheckpoints } from './pruning-runtime.js'
@@ -58,15 +58,15 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
       const bytes = pruneStore.storedBytes(db, session.id, request.messageID)
       if (bytes === undefined) return fail('not_deletable', 'This message is not in the session any more.')
       if (bytes > LIMITS.messageStoredBytes) return fail('not_deletable', `This message is ${bytes} bytes, over the 16 MiB Loupe edits.`)
-      const [native] = store.loadMessages(db, session.id, [request.messageID])
+      const [native] = store.loadMessages(db, session.id, [request.messageID], { canonical: true })
       if (!native) return fail('not_deletable', 'This message is not in the session any more.')
       const media = checkMedia(pruneStore, native)
       if (media) return { ok: false, block: media }
-      const plan = planPrune(native, { revision: request.revision, selection: request.selection }, { hash: nodeSha256 })
+      const plan = planPrune(native, { revision: request.revision, selection: request.selection }, { digest: nodeDigest })
       if (!plan.ok) return { ok: false, block: plan.error }
 
       const now = deps.clock.now()
-      const effects = pruneStore.apply(db, { sessionID: session.id, messageID: request.messageID, plan: plan.value, now, randomBytes: deps.randomBytes })
+      const effects = pruneStore.apply(db, { sessionID: session.id, messageID: request.messageID, plan: plan.value, storedText: native.storedText, now, randomBytes: deps.randomBytes })
       const receipt: PruneReceipt = { status: 'pruned', messageID: request.messageID, revision: plan.value.nextRevision, removedCount: plan.value.removed.length }
       receipts.save(db, { key, sessionID: session.id, receipt, now })
       return { ok: true, receipt, replay: false, effects }

@@ -91,16 +91,18 @@ function applyV1(db: SqliteDb, { sessionID, messageID, plan, now, randomBytes }:
   }
   if (!opts.events) return effects
 
-  // Only the events the locator names are read; each is checked to carry the part before it changes.
-  const located = opts.locator.eventsOf(db, sessionID, ids)
-  for (const part of parts) {
-    const minimal = JSON.stringify(minimalV1Part(part))
-    for (const eventID of located.get(String(part.id)) ?? []) {
-      effects.eventsRedacted += db.runSql(
-        `UPDATE event SET data = json_set(data, '$.part', json(?))
-          WHERE id = ? AND aggregate_id = ? AND type = 'message.part.updated.1' AND json_extract(data, '$.part.id') = ?`,
-        [minimal, eventID, sessionID, part.id],
-      )
+  // Only the events the locator names are written. One it read in this transaction comes redacted
+  // already (same json_set, same row); any other is checked to carry the part as it changes.
+  const replacements = new Map(parts.map((part) => [String(part.id), JSON.stringify(minimalV1Part(part))]))
+  for (const [partID, events] of opts.locator.eventsOf(db, sessionID, replacements)) {
+    for (const event of events) {
+      effects.eventsRedacted += event.redacted === undefined
+        ? db.runSql(
+          `UPDATE event SET data = json_set(data, '$.part', json(?))
+            WHERE id = ? AND aggregate_id = ? AND type = 'message.part.updated.1' AND json_extract(data, '$.part.id') = ?`,
+          [replacements.get(partID), event.id, sessionID, partID],
+        )
+        : db.runSql(`UPDATE event SET data = CAST(? AS TEXT) WHERE id = ? AND aggregate_id = ? AND type = 'message.part.updated.1'`, [event.redacted, event.id, sessionID])
     }
   }
 

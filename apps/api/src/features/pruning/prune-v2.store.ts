@@ -61,10 +61,10 @@ export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, m
   }
 }
 
-function rewriteContent(db: SqliteDb, { sessionID, messageID, plan, now }: PruneWrite, media: MediaSupport): PruneEffects {
+function rewriteContent(db: SqliteDb, { sessionID, messageID, plan, storedText, now }: PruneWrite, media: MediaSupport): PruneEffects {
   const effects: PruneEffects = { eventsRedacted: 0, eventsAppended: 0, mediaRefsReleased: 0, blobsDeleted: 0 }
-  const stored = db.getSql<{ data: string }>(`SELECT data FROM session_message WHERE id = ? AND session_id = ?`, [messageID, sessionID])
-  if (!stored) throw new PruneConflict('message is gone')
+  const stored = storedText ?? db.getSql<{ data: string }>(`SELECT data FROM session_message WHERE id = ? AND session_id = ?`, [messageID, sessionID])?.data
+  if (stored === undefined) throw new PruneConflict('message is gone')
   // Survivors keep their stored bytes (media refs stay refs): items leave by position, highest first.
   let expr = 'data'
   const descending = [...plan.removed].reverse()
@@ -74,12 +74,12 @@ function rewriteContent(db: SqliteDb, { sessionID, messageID, plan, now }: Prune
   }
   const changed = db.runSql(
     `UPDATE session_message SET data = ${expr}, time_updated = ? WHERE id = ? AND session_id = ? AND data = ?`,
-    [now, messageID, sessionID, stored.data],
+    [now, messageID, sessionID, stored],
   )
   if (changed !== 1) throw new PruneConflict('message changed')
 
-  if (!mayHoldMediaRef(stored.data)) return effects
-  const content = (JSON.parse(stored.data) as Json).content as unknown[]
+  if (!mayHoldMediaRef(stored)) return effects
+  const content = (JSON.parse(stored) as Json).content as unknown[]
   const removed = new Set<string>()
   const kept = new Set<string>()
   const gone = new Set(plan.removed)

@@ -3,7 +3,7 @@ import { estimatePartTokens } from '@loupe/domain/tokens'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { AppDeps } from '../../deps.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
-import { nodeSha256 } from './hash.js'
+import { nodeDigest } from './hash.js'
 import { sessionServerState, type ServerState } from './opencode-status.js'
 import { blocked, pruneContext, type Blocked, type PruneContext } from './prune-context.js'
 import { runPruneTransaction, type PruneRequest } from './prune-transaction.js'
@@ -38,11 +38,11 @@ export async function previewMessage(deps: AppDeps, input: PreviewInput): Promis
     const bytes = ctx.pruneStore.storedBytes(db, ctx.session.id, input.messageID)
     if (bytes === undefined) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
     if (bytes > LIMITS.messageStoredBytes) return blocked({ reason: 'not_deletable', detail: `This message is ${bytes} bytes, over the 16 MiB Loupe edits.` })
-    const [native] = ctx.store.loadMessages(db, ctx.session.id, [input.messageID])
+    const [native] = ctx.store.loadMessages(db, ctx.session.id, [input.messageID], { canonical: true })
     if (!native) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
     const media = checkMedia(ctx.pruneStore, native)
     if (media) return blocked(media)
-    const preview = previewPrune(native, { hash: nodeSha256, estimateTokens: estimatePartTokens })
+    const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
     if (!preview.ok) return blocked(preview.error)
     return { status: 'preview', revision: preview.value.revision, liveMutation: true, opencode, parts: preview.value.parts }
   })

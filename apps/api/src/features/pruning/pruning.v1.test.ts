@@ -1,7 +1,9 @@
+import type Database from 'better-sqlite3'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type RealFixture, type TestDeps } from '../../../test/harness.js'
 import { byTable, diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
 import { fixtureIds } from './testing/fixture-ids.js'
+import { minimalV1Part } from './prune-v1.store.js'
 import { collectPruned, readMessage, withRaw, type Caller } from './testing/prune-helpers.js'
 
 // The "tour" session of the real fixture: reasoning, text, two tools, then more turns.
@@ -74,6 +76,42 @@ describe('pruning 1.x storage (real OpenCode 1.18.33 database)', () => {
       }
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
       expect(db.pragma('foreign_key_check')).toEqual([])
+    })
+  })
+
+  it('writes each redacted event, as text, byte for byte as json_set would: read in the first scan, known from it, or appended since', async () => {
+    const { content } = await readMessage(caller, SESSION, MESSAGE, 'v1')
+    const [reasoning, first, second] = [content[1], content[3], content[4]] as Array<Record<string, unknown> & { id: string }>
+    const eventsOf = (db: Database.Database, partID: string) =>
+      db.prepare(`SELECT id, data FROM event WHERE aggregate_id = ? AND type = 'message.part.updated.1' AND json_extract(data, '$.part.id') = ? ORDER BY seq`).all(SESSION, partID) as { id: string; data: string }[]
+    const expected = new Map<string, Buffer>()
+    const expect_ = (db: Database.Database, part: Record<string, unknown> & { id: string }) => {
+      for (const event of eventsOf(db, part.id)) {
+        expected.set(event.id, db.prepare(`SELECT CAST(json_set(?, '$.part', json(?)) AS BLOB)`).pluck().get(event.data, JSON.stringify(minimalV1Part(part))) as Buffer)
+      }
+    }
+    withRaw(deps, (db) => [reasoning!, first!, second!].forEach((part) => expect_(db, part)))
+    const pruneByID = async (partID: string) => {
+      const now = await readMessage(caller, SESSION, MESSAGE, 'v1')
+      const index = now.content.findIndex((p) => (p as { id: string }).id === partID)
+      expect(await caller.pruning.prune({ sessionID: SESSION, messageID: MESSAGE, revision: now.revision, indexes: [index] })).toMatchObject({ status: 'pruned' })
+    }
+    await pruneByID(first!.id) // the locator's first scan of the session
+    await pruneByID(reasoning!.id) // events the locator knows from that scan
+    withRaw(deps, (db) => {
+      // OpenCode appends another update of the last part after Loupe's scan.
+      const [last] = eventsOf(db, second!.id).slice(-1)
+      const seq = (db.prepare(`SELECT seq FROM event_sequence WHERE aggregate_id = ?`).pluck().get(SESSION) as number) + 1
+      db.prepare(`UPDATE event_sequence SET seq = ? WHERE aggregate_id = ?`).run(seq, SESSION)
+      db.prepare(`INSERT INTO event (id, aggregate_id, seq, type, data) VALUES ('evt_ffffffffffffappendedbyoc', ?, ?, 'message.part.updated.1', ?)`).run(SESSION, seq, last!.data)
+      expect_(db, second!)
+    })
+    await pruneByID(second!.id)
+    withRaw(deps, (db) => {
+      expect(expected.size).toBeGreaterThan(4)
+      for (const [id, bytes] of expected) {
+        expect(db.prepare(`SELECT typeof(data) AS type, CAST(data AS BLOB) AS bytes FROM event WHERE id = ?`).get(id)).toEqual({ type: 'text', bytes })
+      }
     })
   })
 
