@@ -1,7 +1,7 @@
 import { indexTokens, type ParsedQuery } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
-import { countTermDocs, docMeta, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, rankCandidates, snippetsOf } from '../../index/search-index.store.js'
+import { countTermDocs, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, pageDocs, rankCandidates } from '../../index/search-index.store.js'
 import type { SearchSnapshot } from '../../index/snapshots.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { sessionTitles, type ResolvedScope, type SearchHit } from './history-scope.js'
@@ -51,21 +51,19 @@ export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSn
   const hits: SearchHit[] = []
   let at = offset
   while (hits.length < limit && at < snapshot.ids.length) {
-    // Usually the page itself; a few more when some candidates dropped out (pruned, reverted).
-    const batch = snapshot.ids.slice(at, at + limit - hits.length + 4)
-    const meta = docMeta(db, batch)
-    const snippets = snippetsOf(db, snapshot.highlight, batch)
-    const titles = deps.opencode.db.read(() => sessionTitles(scope.source, [...meta.values()].map((m) => `${m.gen}:${m.session_id}`)))
+    // Usually the page itself; another batch only when some candidates dropped out (pruned, reverted).
+    const batch = snapshot.ids.slice(at, at + limit - hits.length)
+    const docs = pageDocs(db, snapshot.highlight, batch)
+    const titles = deps.opencode.db.read(() => sessionTitles(scope.source, [...docs.values()].map(({ meta: m }) => `${m.gen}:${m.session_id}`)))
     for (const id of batch) {
       at++
-      const doc = meta.get(id)
-      if (!doc) continue
+      const page = docs.get(id)
+      if (!page) continue
+      const { meta: doc, found } = page
       const key = `${doc.gen}:${doc.session_id}`
       const boundary = boundaries.get(key)
       const title = titles.get(key)
       if (title === undefined || (boundary && doc.message_id && doc.message_id >= boundary)) continue
-      const found = snippets.get(id)
-      if (!found) continue
       const hit: SearchHit = {
         sessionID: doc.session_id, storage: doc.gen, sessionTitle: title, messageID: doc.message_id || null,
         kind: doc.kind, snippet: found.snippet, score: -found.rank, time: doc.time,
