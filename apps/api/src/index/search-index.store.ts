@@ -21,6 +21,8 @@ export interface DocMeta {
 export interface RankedCandidates {
   /** Document ids, best first (bm25 with column weights; newer first on ties). */
   ids: number[]
+  /** Their ranks (lower is better) when code-token alternatives were discounted; else null (bm25 as is). */
+  ranks: number[] | null
   /** More than `cap` documents matched: only the newest `cap` were ranked. */
   truncated: boolean
 }
@@ -49,7 +51,32 @@ export function rankCandidates(db: SqliteDb, match: string, range: { min: number
     for (let i = 1; i < ids.length; i++) if (ids[i]! < ids[oldest]!) oldest = i
     ids.splice(oldest, 1)
   }
-  return { ids, truncated }
+  return { ids, ranks: null, truncated }
+}
+
+/**
+ * A code-token alternative (`encodecursor` for `cursor`) counts for this share of its bm25: the
+ * word itself decides the order, so prose that says it outranks a file full of its relatives.
+ */
+export const EXPANSION_SHARE = 0.05
+
+/**
+ * `rankCandidates` for a match with code-token alternatives. bm25 is a sum over the query's
+ * phrases, so the alternatives' part is their own bm25 on the same documents (one pass over the
+ * candidates' range), and the rest of it is kept whole.
+ */
+export function rankDiscountingExpansions(db: SqliteDb, match: string, expansions: string, range: { min: number; max: number }, cap: number): RankedCandidates {
+  const inRange = `fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)`
+  const rows = db.raw.prepare(`SELECT rowid, rank FROM fts WHERE ${inRange} ORDER BY rowid DESC LIMIT ?`).raw()
+    .all(match, range.min, range.max, cap + 1) as Array<[number, number]>
+  const truncated = rows.length > cap
+  if (truncated) rows.pop()
+  if (rows.length === 0) return { ids: [], ranks: [], truncated }
+  const part = new Map(db.raw.prepare(`SELECT rowid, rank FROM fts WHERE ${inRange} AND +rowid IN (SELECT value FROM json_each(?))`).raw()
+    .all(expansions, rows.at(-1)![0], rows[0]![0], JSON.stringify(rows.map((r) => r[0]))) as Array<[number, number]>)
+  const ranked = rows.map(([id, rank]): [number, number] => [id, rank - (1 - EXPANSION_SHARE) * (part.get(id) ?? 0)])
+  ranked.sort((a, b) => a[1] - b[1] || b[0] - a[0])
+  return { ids: ranked.map((r) => r[0]), ranks: ranked.map((r) => r[1]), truncated }
 }
 
 /** How many documents (up to `limit`) contain `term` as a whole token. */
