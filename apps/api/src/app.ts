@@ -74,6 +74,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       if (auth.isOwner(request)) return
       return reply.code(401).send({ error: 'unauthorized', message: 'Missing or wrong Loupe token.' })
     })
+    // tRPC answers with a fetch Response, which Fastify streams chunked in two writes; a JSON
+    // answer is complete already, so it goes out as one buffer with a length (a search is ~1 ms
+    // faster). Subscriptions (SSE) stay streams.
+    owner.addHook('onSend', async (_request, reply, payload) => {
+      if (!(payload instanceof Response) || !payload.headers.get('content-type')?.startsWith('application/json')) return payload
+      reply.code(payload.status)
+      for (const [name, value] of payload.headers) void reply.header(name, value)
+      return Buffer.from(await payload.arrayBuffer())
+    })
     await owner.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
       trpcOptions: {

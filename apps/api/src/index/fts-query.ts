@@ -4,7 +4,7 @@ import type { ParsedQuery, QueryTerm, SearchKind, StorageGeneration } from '@lou
 /** FTS5 columns, in table order; `meta` holds filter tokens and is never matched by user text. */
 export const FTS_COLUMNS = ['title', 'body', 'tool', 'input', 'output', 'meta'] as const
 /** bm25 weights per column: a hit in a title or text outranks one in a 40 KB tool dump. */
-export const FTS_WEIGHTS = [8, 4, 3, 1.5, 1, 0] as const
+export const FTS_WEIGHTS = [8, 6, 3, 1.5, 1, 0] as const
 const USER_COLUMNS = '{title body tool input output}'
 
 const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex')
@@ -73,6 +73,8 @@ export interface FtsMatch {
   match: string
   /** User terms only: what snippets highlight. */
   highlight: string
+  /** The code-token alternatives of rare words alone, or null: ranking discounts their share of bm25. */
+  expansions: string | null
 }
 
 /**
@@ -82,10 +84,14 @@ export interface FtsMatch {
 export function buildMatch(query: ParsedQuery, scope: MatchScope = {}, expansions: ReadonlyMap<number, readonly string[]> = new Map()): FtsMatch | null {
   const positive: string[] = []
   const negative: string[] = []
-  query.terms.forEach((term, i) => (term.negated ? negative : positive).push(termExpr(term, expansions.get(i))))
+  const alternatives: string[] = []
+  query.terms.forEach((term, i) => {
+    ;(term.negated ? negative : positive).push(termExpr(term, expansions.get(i)))
+    if (!term.negated && term.kind === 'word') alternatives.push(...(expansions.get(i) ?? []))
+  })
   if (positive.length === 0) return null
   const user = `${USER_COLUMNS}: (${positive.join(' AND ')})`
   let match = [user, ...scopeExprs(scope)].map((e) => `(${e})`).join(' AND ')
   for (const n of negative) match = `(${match}) NOT (${USER_COLUMNS}: (${n}))`
-  return { match, highlight: user }
+  return { match, highlight: user, expansions: alternatives.length ? `${USER_COLUMNS}: (${alternatives.map(quote).join(' OR ')})` : null }
 }

@@ -1,6 +1,6 @@
 import { codeTokens, type SearchFields, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
-import { metaText } from './fts-query.js'
+import { metaText, metaToken } from './fts-query.js'
 
 /** Where a document comes from: a 1.x part, a 2.x content item or row text, or a session title. */
 export interface DocKey {
@@ -54,15 +54,17 @@ export function createIndexWriter(db: SqliteDb) {
     }
   }
 
+  // A session's scope tokens (two hex ids and a sha256) are computed once per session, not per document.
   const metaFor = (doc: DocInput) => {
-    const key = `${doc.gen}\0${doc.sessionID}\0${doc.fields.kind}\0${doc.fields.tool ?? ''}\0${doc.projectID}\0${doc.directory}`
-    let meta = metaCache.get(key)
-    if (meta === undefined) {
+    const key = `${doc.gen}\0${doc.sessionID}\0${doc.projectID}\0${doc.directory}`
+    let scope = metaCache.get(key)
+    if (scope === undefined) {
       if (metaCache.size > 20_000) metaCache.clear()
-      meta = metaText({ kind: doc.fields.kind, tool: doc.fields.tool, storage: doc.gen, sessionID: doc.sessionID, projectID: doc.projectID, directory: doc.directory })
-      metaCache.set(key, meta)
+      const tokens = metaText({ kind: doc.fields.kind, tool: null, storage: doc.gen, sessionID: doc.sessionID, projectID: doc.projectID, directory: doc.directory })
+      scope = tokens.slice(tokens.indexOf(' '))
+      metaCache.set(key, scope)
     }
-    return meta
+    return `${metaToken.kind(doc.fields.kind)}${scope}${doc.fields.tool ? ` ${metaToken.tool(doc.fields.tool)}` : ''}`
   }
 
   // New code tokens of this transaction, written in one statement by `flush`.
@@ -97,8 +99,11 @@ export function createIndexWriter(db: SqliteDb) {
       ftsDeletes.clear()
       newIds.clear()
     },
-    /** Call before every commit: writes the full-text changes in rowid order, then new code tokens. */
-    flush() {
+    /**
+     * Call before every commit: writes the full-text changes in rowid order, then new code tokens.
+     * `trigrams: false` (the initial build) leaves their substring index to `rebuildTrigrams`.
+     */
+    flush(trigrams = true) {
       for (const id of [...ftsDeletes].sort((a, b) => a - b)) db.runSql(`DELETE FROM fts WHERE rowid = CAST(? AS INTEGER)`, [id])
       for (const id of [...ftsInserts.keys()].sort((a, b) => a - b)) {
         db.runSql(`INSERT INTO fts(rowid, title, body, tool, input, output, meta) VALUES (CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?)`, [id, ...ftsInserts.get(id)!])
@@ -111,9 +116,16 @@ export function createIndexWriter(db: SqliteDb) {
       if (fresh.length === 0) return
       if (knownTerms.size + fresh.length > 200_000) knownTerms.clear()
       for (const t of fresh) knownTerms.add(t)
-      const before = db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM vocab`)!.m ?? 0
+      const before = trigrams ? db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM vocab`)!.m ?? 0 : 0
       db.runSql(`INSERT OR IGNORE INTO vocab(term) SELECT value FROM json_each(?)`, [JSON.stringify(fresh)])
-      db.runSql(`INSERT INTO vocab_tri(rowid, term) SELECT id, term FROM vocab WHERE id > ?`, [before])
+      if (trigrams) db.runSql(`INSERT INTO vocab_tri(rowid, term) SELECT id, term FROM vocab WHERE id > ?`, [before])
+    },
+    /**
+     * Index every code token for substring search in one pass (the end of the initial build):
+     * one trigram segment instead of a small one per transaction, merged over and over.
+     */
+    rebuildTrigrams() {
+      db.runSql(`INSERT INTO vocab_tri(vocab_tri) VALUES ('rebuild')`)
     },
     /**
      * Insert or replace one document; unchanged sources (same `srcUpdated`) are skipped unless

@@ -55,11 +55,12 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
   const roles = new Map<string, string>()
   const run = { startedAt: performance.now(), bytes: 0 }
 
-  const inTransaction = <T>(fn: () => T): T | undefined => {
+  /** `bulk`: the initial build, whose code tokens get their substring index once, when it completes. */
+  const inTransaction = <T>(fn: () => T, bulk = false): T | undefined => {
     const result = index.write(() => {
       writer.begin()
       const value = sourceDb.read(fn)
-      writer.flush()
+      writer.flush(!bulk)
       return value
     }, 2000)
     return result.ok ? result.value : undefined
@@ -148,6 +149,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     buildStep(budgetMs = 400): boolean {
       const result = inTransaction(() => {
         const meta = readMeta<BuildMeta>(index, 'build') ?? startBuild()
+        if (meta.phase === 'done') return false
         const t0 = performance.now()
         for (let first = true; meta.phase !== 'done' && (first || performance.now() - t0 < budgetMs); first = false) {
           if (meta.phase === 'v1') {
@@ -164,11 +166,14 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
             meta.done += rows.length
           }
         }
-        if (meta.phase === 'done') meta.total = meta.done
-        else meta.total = Math.max(meta.total, meta.done)
+        if (meta.phase === 'done') {
+          meta.total = meta.done
+          writer.flush(false)
+          writer.rebuildTrigrams()
+        } else meta.total = Math.max(meta.total, meta.done)
         writeMeta(index, 'build', meta)
         return meta.phase !== 'done'
-      })
+      }, true)
       return result ?? true
     },
     /**

@@ -21,6 +21,8 @@ export interface DocMeta {
 export interface RankedCandidates {
   /** Document ids, best first (bm25 with column weights; newer first on ties). */
   ids: number[]
+  /** Their ranks (lower is better) when code-token alternatives were discounted; else null (bm25 as is). */
+  ranks: number[] | null
   /** More than `cap` documents matched: only the newest `cap` were ranked. */
   truncated: boolean
 }
@@ -34,21 +36,47 @@ export interface PageDoc {
 const USER_COLUMNS = '{title body tool input output}'
 
 /**
- * Rank the newest `cap` matches. A capped count finds whether the cap binds; if it does, the
- * cap-th newest match (a rowid-only walk, O(cap)) bounds the range, so ranking a very common word
- * costs bm25 on `cap` rows, not on every match.
+ * Rank the newest `cap` matches in one walk: the newest `cap + 1` matches (newest first, so a
+ * very common word costs bm25 on `cap + 1` rows, not on every match), sorted by rank. The extra
+ * one only tells whether the cap binds; it is the oldest of them, and is dropped.
  */
 export function rankCandidates(db: SqliteDb, match: string, range: { min: number; max: number }, cap: number): RankedCandidates {
-  const inRange = `fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)`
-  const params = [match, range.min, range.max]
-  const probe = db.getSql<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE ${inRange} LIMIT ?)`, [...params, cap + 1])!.n
-  let min = range.min
-  if (probe > cap) {
-    min = db.getSql<{ id: number }>(`SELECT rowid AS id FROM fts WHERE ${inRange} ORDER BY rowid DESC LIMIT 1 OFFSET ?`, [...params, cap - 1])!.id
-  }
   // Ids only (plucked): materializing thousands of row objects costs more than ranking them.
-  const ids = db.raw.prepare(`SELECT rowid FROM fts WHERE ${inRange} ORDER BY rank, rowid DESC`).pluck().all(match, min, range.max) as number[]
-  return { ids, truncated: probe > cap }
+  const ids = db.raw.prepare(
+    `SELECT rowid FROM (SELECT rowid, rank AS r FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)
+      ORDER BY rowid DESC LIMIT ?) ORDER BY r, rowid DESC`).pluck().all(match, range.min, range.max, cap + 1) as number[]
+  const truncated = ids.length > cap
+  if (truncated) {
+    let oldest = 0
+    for (let i = 1; i < ids.length; i++) if (ids[i]! < ids[oldest]!) oldest = i
+    ids.splice(oldest, 1)
+  }
+  return { ids, ranks: null, truncated }
+}
+
+/**
+ * A code-token alternative (`encodecursor` for `cursor`) counts for this share of its bm25: the
+ * word itself decides the order, so prose that says it outranks a file full of its relatives.
+ */
+export const EXPANSION_SHARE = 0.05
+
+/**
+ * `rankCandidates` for a match with code-token alternatives. bm25 is a sum over the query's
+ * phrases, so the alternatives' part is their own bm25 on the same documents (one pass over the
+ * candidates' range), and the rest of it is kept whole.
+ */
+export function rankDiscountingExpansions(db: SqliteDb, match: string, expansions: string, range: { min: number; max: number }, cap: number): RankedCandidates {
+  const inRange = `fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)`
+  const rows = db.raw.prepare(`SELECT rowid, rank FROM fts WHERE ${inRange} ORDER BY rowid DESC LIMIT ?`).raw()
+    .all(match, range.min, range.max, cap + 1) as Array<[number, number]>
+  const truncated = rows.length > cap
+  if (truncated) rows.pop()
+  if (rows.length === 0) return { ids: [], ranks: [], truncated }
+  const part = new Map(db.raw.prepare(`SELECT rowid, rank FROM fts WHERE ${inRange} AND +rowid IN (SELECT value FROM json_each(?))`).raw()
+    .all(expansions, rows.at(-1)![0], rows[0]![0], JSON.stringify(rows.map((r) => r[0]))) as Array<[number, number]>)
+  const ranked = rows.map(([id, rank]): [number, number] => [id, rank - (1 - EXPANSION_SHARE) * (part.get(id) ?? 0)])
+  ranked.sort((a, b) => a[1] - b[1] || b[0] - a[0])
+  return { ids: ranked.map((r) => r[0]), ranks: ranked.map((r) => r[1]), truncated }
 }
 
 /** How many documents (up to `limit`) contain `term` as a whole token. */
@@ -75,20 +103,27 @@ export function docMeta(db: SqliteDb, ids: readonly number[]): Map<number, DocMe
   return out
 }
 
+export interface PageDocs {
+  meta: DocMeta
+  found: PageDoc
+}
+
 /**
- * The best passage of each document for the user's terms, as segments, with its bm25; documents that no longer
- * match are absent. One pass over the matches between the lowest and highest id: a rowid lookup
- * per document costs about as much as ranking, so snippets are never fetched one by one. The
- * unary `+` keeps SQLite from driving the query by the id list.
+ * Each document's source and its best passage for the user's terms, as segments, with its bm25;
+ * documents that are gone or no longer match are absent. One pass over the matches between the
+ * lowest and highest id: a rowid lookup per document costs about as much as ranking, so snippets
+ * are never fetched one by one. The unary `+` keeps SQLite from driving the query by the id list.
  */
-export function snippetsOf(db: SqliteDb, highlight: string, ids: readonly number[], tokens = 24): Map<number, PageDoc> {
-  const out = new Map<number, PageDoc>()
+export function pageDocs(db: SqliteDb, highlight: string, ids: readonly number[], tokens = 24): Map<number, PageDocs> {
+  const out = new Map<number, PageDocs>()
   if (ids.length === 0) return out
-  const rows = db.allSql<{ id: number; s: string | null; r: number }>(
-    `SELECT rowid AS id, snippet(fts, -1, char(57344), char(57345), '…', ?) AS s, rank AS r FROM fts
-      WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) AND +rowid IN (SELECT value FROM json_each(?))`,
+  const rows = db.allSql<DocMeta & { s: string | null; r: number }>(
+    `SELECT d.id, d.gen, d.session_id, d.message_id, d.part_key, d.kind, d.tool, d.time,
+            snippet(fts, -1, char(57344), char(57345), '…', ?) AS s, fts.rank AS r
+       FROM fts JOIN doc d ON d.id = fts.rowid
+      WHERE fts MATCH ? AND fts.rowid >= CAST(? AS INTEGER) AND fts.rowid <= CAST(? AS INTEGER) AND +fts.rowid IN (SELECT value FROM json_each(?))`,
     [tokens, highlight, Math.min(...ids), Math.max(...ids), JSON.stringify(ids)])
-  for (const r of rows) if (r.s != null) out.set(r.id, { snippet: splitMarkedSnippet(r.s), rank: r.r })
+  for (const { s, r, ...meta } of rows) if (s != null) out.set(meta.id, { meta, found: { snippet: splitMarkedSnippet(s), rank: r } })
   return out
 }
 

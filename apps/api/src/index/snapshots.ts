@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto'
 /** One ranked answer, kept so later pages slice it instead of re-ranking a changing index. */
 export interface SearchSnapshot {
   ids: number[]
+  /** Ranks of `ids` when they are not plain bm25 (code-token alternatives discounted), else null. */
+  ranks: number[] | null
   truncated: boolean
   match: string
   highlight: string

@@ -31,8 +31,27 @@ describe('history.search over the index', () => {
     })
     const draft = addV1Message(db, { sessionID: other, role: 'assistant', time: T + 4000, parts: [textPart('Rotate the credentials in the draft plan too.')] })
     const cjk = addV1Message(db, { sessionID: other, role: 'assistant', time: T + 5000, parts: [textPart('設定ファイルを更新しました。')] })
+    const paging = addV1Session(db, { title: 'Paging chores', time: T + 6000 })
+    const answer = addV1Message(db, {
+      sessionID: paging, role: 'assistant', time: T + 7000,
+      parts: [
+        toolPart('read', { filePath: '/srv/app/src/paging.ts' }, [
+          'export function encodeQuillmark(row: Row): string {',
+          '  return JSON.stringify([row.createdAt, row.id])',
+          '}',
+          'export function decodeQuillmark(quillmark: string): Row {',
+          '  const nextQuillmark = JSON.parse(quillmark)',
+          '  return nextQuillmark',
+          '}',
+        ].join('\n'), 'src/paging.ts'),
+        textPart('The quillmark is the last row of the page; the next page starts strictly after it.'),
+      ],
+    })
     db.close()
-    seeded = { titled, other, user: u.messageID, assistant: a.messageID, draft: draft.messageID, reasoning: a.partIDs[0]!, tool: a.partIDs[2]!, cjk: cjk.messageID }
+    seeded = {
+      titled, other, user: u.messageID, assistant: a.messageID, draft: draft.messageID, reasoning: a.partIDs[0]!, tool: a.partIDs[2]!, cjk: cjk.messageID,
+      pagingRead: answer.partIDs[0]!, pagingText: answer.partIDs[1]!,
+    }
     deps.searchIndex.runUntilIdle()
   })
   afterAll(() => deps.cleanup())
@@ -54,6 +73,16 @@ describe('history.search over the index', () => {
     expect(tool).toMatchObject({ tool: 'bash', partID: seeded.tool, messageID: seeded.assistant })
     expect(marked(tool)).toEqual(['zephyr'])
     expect(hits[0]!.score).toBeGreaterThan(tool.score)
+  })
+
+  it('ranks prose that says a word above a tool output full of code tokens containing it', async () => {
+    // The read output also matches encodeQuillmark, decodeQuillmark and nextQuillmark (substring
+    // search); those alternatives must not outweigh the word itself in the assistant's answer.
+    const { hits } = await caller.history.search({ query: 'quillmark' })
+    expect(hits.map((h) => h.partID)).toEqual([seeded.pagingText, seeded.pagingRead])
+    expect(hits.map((h) => h.kind)).toEqual(['text', 'tool'])
+    expect(marked(hits[1]!)).toContain('encodequillmark')
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score)
   })
 
   it('matches an exact phrase only in order', async () => {

@@ -1,7 +1,7 @@
 import { indexTokens, type ParsedQuery } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
-import { countTermDocs, docMeta, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, rankCandidates, snippetsOf } from '../../index/search-index.store.js'
+import { countTermDocs, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
 import type { SearchSnapshot } from '../../index/snapshots.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { sessionTitles, type ResolvedScope, type SearchHit } from './history-scope.js'
@@ -19,25 +19,38 @@ const EXPANSIONS_PER_WORD = 16
 export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope): { match: FtsMatch | null; expanded: boolean } {
   const expansions = new Map<number, string[]>()
   let expanded = false
+  // Whether some positive term can match as itself (not only through code-token alternatives).
+  let literal = false
   query.terms.forEach((term, i) => {
-    if (term.negated || term.kind !== 'word') return
+    if (term.negated) return
     const tokens = indexTokens(term.text)
-    if (tokens.length !== 1 || [...tokens[0]!].length < 3) return
-    if (countTermDocs(db, tokens[0]!, RARE_WORD_DOCS) >= RARE_WORD_DOCS) return
+    if (term.kind !== 'word' || tokens.length !== 1 || [...tokens[0]!].length < 3) {
+      literal = true
+      return
+    }
+    const docs = countTermDocs(db, tokens[0]!, RARE_WORD_DOCS)
+    if (docs > 0) literal = true
+    if (docs >= RARE_WORD_DOCS) return
     const found = expandSubstring(db, tokens[0]!, EXPANSIONS_PER_WORD)
     if (found.terms.length) {
       expansions.set(i, found.terms)
       expanded = true
     }
   })
-  return { match: buildMatch(query, scope.match, expansions), expanded }
+  const match = buildMatch(query, scope.match, expansions)
+  // Words found nowhere as themselves (`1137` → `pr1137`): the alternatives are all there is, so
+  // plain bm25 ranks them and the discounting pass is skipped.
+  if (match && !literal) match.expansions = null
+  return { match, expanded }
 }
 
 /** Rank a query's candidates once, for a first page; later pages slice the snapshot. */
 export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope, horizon = maxDocId(db)): SearchSnapshot {
   const min = scope.since !== null ? idFloorForTime(scope.since) : 0
   const max = Math.min(scope.until !== null ? idCeilForTime(scope.until) : Number.MAX_SAFE_INTEGER, horizon)
-  const ranked = rankCandidates(db, match.match, { min, max }, CANDIDATE_CAP)
+  const ranked = match.expansions
+    ? rankDiscountingExpansions(db, match.match, match.expansions, { min, max }, CANDIDATE_CAP)
+    : rankCandidates(db, match.match, { min, max }, CANDIDATE_CAP)
   return { ...ranked, match: match.match, highlight: match.highlight, horizon }
 }
 
@@ -51,24 +64,23 @@ export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSn
   const hits: SearchHit[] = []
   let at = offset
   while (hits.length < limit && at < snapshot.ids.length) {
-    // Usually the page itself; a few more when some candidates dropped out (pruned, reverted).
-    const batch = snapshot.ids.slice(at, at + limit - hits.length + 4)
-    const meta = docMeta(db, batch)
-    const snippets = snippetsOf(db, snapshot.highlight, batch)
-    const titles = deps.opencode.db.read(() => sessionTitles(scope.source, [...meta.values()].map((m) => `${m.gen}:${m.session_id}`)))
+    // Usually the page itself; another batch only when some candidates dropped out (pruned, reverted).
+    const batch = snapshot.ids.slice(at, at + limit - hits.length)
+    const docs = pageDocs(db, snapshot.highlight, batch)
+    const titles = deps.opencode.db.read(() => sessionTitles(scope.source, [...docs.values()].map(({ meta: m }) => `${m.gen}:${m.session_id}`)))
     for (const id of batch) {
+      const rank = snapshot.ranks?.[at]
       at++
-      const doc = meta.get(id)
-      if (!doc) continue
+      const page = docs.get(id)
+      if (!page) continue
+      const { meta: doc, found } = page
       const key = `${doc.gen}:${doc.session_id}`
       const boundary = boundaries.get(key)
       const title = titles.get(key)
       if (title === undefined || (boundary && doc.message_id && doc.message_id >= boundary)) continue
-      const found = snippets.get(id)
-      if (!found) continue
       const hit: SearchHit = {
         sessionID: doc.session_id, storage: doc.gen, sessionTitle: title, messageID: doc.message_id || null,
-        kind: doc.kind, snippet: found.snippet, score: -found.rank, time: doc.time,
+        kind: doc.kind, snippet: found.snippet, score: -(rank ?? found.rank), time: doc.time,
       }
       if (doc.tool) hit.tool = doc.tool
       if (doc.gen === 'v1' && doc.kind !== 'title') hit.partID = doc.part_key
