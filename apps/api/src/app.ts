@@ -40,6 +40,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const auth = createOwnerAuth(deps.config.token)
   const spa = createSpa(deps.config.webRoot)
   const thumbnails = createThumbnailer(path.join(deps.config.dataDir, 'thumbnails'))
+  // A pruned image keeps no derived copy in Loupe's data dir either.
+  const forgetPrunedImages = deps.events.subscribe('imagesPruned', ({ digests }) => thumbnails.forget(digests))
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = isAppError(error)
@@ -108,6 +110,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   })
 
   app.addHook('onClose', async () => {
+    forgetPrunedImages()
     await deps.searchIndex.close()
     deps.opencode.db.close()
     deps.loupeDb.close()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { displayName, extractGalleryItems } from './gallery-items.js'
+import { displayName, extractGalleryItems, imageUrisInParts } from './gallery-items.js'
 import type { MessageID } from './ids.js'
 import type { NativeMessage } from './native.js'
 
@@ -166,4 +166,18 @@ describe('displayName', () => {
     ['', null],
     [undefined, null],
   ])('%s → %s', (input, expected) => expect(displayName(input)).toBe(expected))
+})
+
+describe('imageUrisInParts', () => {
+  const readPart = (url: string) => ({ type: 'tool', tool: 'read', callID: 'c', state: { status: 'completed', input: {}, output: '', attachments: [{ type: 'file', mime: 'image/png', url }] } })
+  const message = v1('assistant', [{ type: 'step-start' }, readPart(PNG), readPart('data:image/png;base64,AAAA'), { type: 'text', text: 'x' }])
+
+  it('gives the image URIs of exactly the named parts', () => {
+    expect(imageUrisInParts(message, [2])).toEqual(['data:image/png;base64,AAAA'])
+    expect(imageUrisInParts(message, [1, 2])).toEqual([PNG, 'data:image/png;base64,AAAA'])
+  })
+
+  it('gives nothing for parts without images', () => {
+    expect(imageUrisInParts(message, [0, 3])).toEqual([])
+  })
 })

@@ -171,6 +171,20 @@ export function extractGalleryItems(message: NativeMessage): GalleryItem[] {
   return message.storage === 'v1' ? v1Items(message.info.role, message.parts) : v2Items(message.message)
 }
 
+/**
+ * The stored URIs of the image files inside the given parts (content indexes) of a message: what
+ * a prune of those parts takes away, so derived copies (thumbnails) can go with it.
+ */
+export function imageUrisInParts(message: NativeMessage, parts: readonly number[]): string[] {
+  const wanted = new Set(parts)
+  const uris: string[] = []
+  for (const item of extractGalleryItems(message)) {
+    if (item.kind === 'generate' || !wanted.has(item.part)) continue
+    for (const file of item.files) if (file.uri !== undefined) uris.push(file.uri)
+  }
+  return uris
+}
+
 /** The last segment of a stored name or path, for display and download (never the path itself). */
 export function displayName(name: string | undefined): string | null {
   if (!name) return null

@@ -4,6 +4,8 @@ import { EventEmitter, on } from 'node:events'
 export interface LoupeEvents {
   pruned: { sessionID: string; messageID: string; revision: string; storage: 'v1' | 'v2' }
   indexProgress: { state: string; indexedParts: number; totalParts: number; mbPerSecond?: number }
+  /** Internal (never sent to a client): digests of stored image URIs a prune removed, for derived copies. */
+  imagesPruned: { digests: string[] }
 }
 
 export interface EventBus {

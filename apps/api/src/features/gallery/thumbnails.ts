@@ -26,7 +26,12 @@ export interface Thumbnailer {
   get(digest: string, size: ThumbnailSize, bytes: () => Buffer): Promise<Thumbnail>
   /** The cached thumbnail, if any, without rendering. */
   cached(digest: string, size: ThumbnailSize): Buffer | undefined
+  /** Drop every size cached for these digests (their images were pruned: no copy outlives them). */
+  forget(digests: Iterable<string>): void
 }
+
+/** The cache's default size on disk; past it the oldest thumbnails go first (they are re-rendered on demand). */
+export const THUMBNAIL_CACHE_BYTES = 512 * 1024 * 1024
 
 /** Reject a hostile image from its header alone: unknown formats, absurd sizes, too many pixels. */
 export async function checkDecodeBounds(bytes: Buffer, bounds = DECODE_BOUNDS): Promise<{ width: number; height: number }> {
@@ -65,9 +70,10 @@ async function render(bytes: Buffer, size: ThumbnailSize): Promise<Buffer> {
  * stored image's digest: identical images share one file, and a changed image gets a new key. Only
  * a caller that has passed the membership check may ask for one.
  */
-export function createThumbnailer(dir: string): Thumbnailer {
+export function createThumbnailer(dir: string, maxBytes = THUMBNAIL_CACHE_BYTES): Thumbnailer {
   const inflight = new Map<string, Promise<Buffer>>()
   const fileOf = (digest: string, size: ThumbnailSize) => path.join(dir, digest.slice(0, 2), `${digest}-${size}.webp`)
+  const budget = createCacheBudget(dir, maxBytes)
   const cached = (digest: string, size: ThumbnailSize): Buffer | undefined => {
     try {
       return fs.readFileSync(fileOf(digest, size))
@@ -75,8 +81,22 @@ export function createThumbnailer(dir: string): Thumbnailer {
       return undefined
     }
   }
+  const store = (digest: string, size: ThumbnailSize, body: Buffer) => {
+    const file = fileOf(digest, size)
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
+    fs.writeFileSync(tmp, body, { mode: 0o600 })
+    fs.renameSync(tmp, file)
+    budget.added(body.length)
+  }
   return {
     cached,
+    forget(digests) {
+      for (const digest of digests) {
+        if (!/^[a-f0-9]{64}$/.test(digest)) continue
+        for (const size of THUMBNAIL_SIZES) fs.rmSync(fileOf(digest, size), { force: true })
+      }
+    },
     async get(digest, size, bytes) {
       if (!/^[a-f0-9]{64}$/.test(digest)) throw new AppError('invalid_input', 'Bad digest.')
       const hit = cached(digest, size)
@@ -85,11 +105,7 @@ export function createThumbnailer(dir: string): Thumbnailer {
       let job = inflight.get(key)
       if (!job) {
         job = render(bytes(), size).then((body) => {
-          const file = fileOf(digest, size)
-          fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
-          const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
-          fs.writeFileSync(tmp, body, { mode: 0o600 })
-          fs.renameSync(tmp, file)
+          store(digest, size, body)
           return body
         })
         inflight.set(key, job)
@@ -98,4 +114,44 @@ export function createThumbnailer(dir: string): Thumbnailer {
       return { body: await job, mime: 'image/webp', cached: false }
     },
   }
+}
+
+/**
+ * Keeps the cache directory under `maxBytes`: the total is measured once, on the first write, and
+ * kept as files are added; past the budget the oldest files go until a quarter of it is free, so
+ * the walk happens rarely.
+ */
+function createCacheBudget(dir: string, maxBytes: number): { added(bytes: number): void } {
+  let total: number | undefined
+  return {
+    added(bytes) {
+      total = total === undefined ? cacheFiles(dir).reduce((sum, f) => sum + f.size, 0) : total + bytes
+      if (total <= maxBytes) return
+      const files = cacheFiles(dir).sort((a, b) => a.mtimeMs - b.mtimeMs)
+      total = files.reduce((sum, f) => sum + f.size, 0)
+      for (const file of files) {
+        if (total <= maxBytes * 0.75) break
+        fs.rmSync(file.path, { force: true })
+        total -= file.size
+      }
+    },
+  }
+}
+
+function cacheFiles(dir: string): { path: string; size: number; mtimeMs: number }[] {
+  const out: { path: string; size: number; mtimeMs: number }[] = []
+  for (const shard of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (!shard.isDirectory()) continue
+    for (const name of fs.readdirSync(path.join(dir, shard.name))) {
+      if (!name.endsWith('.webp')) continue
+      const file = path.join(dir, shard.name, name)
+      try {
+        const stat = fs.statSync(file)
+        out.push({ path: file, size: stat.size, mtimeMs: stat.mtimeMs })
+      } catch {
+        /* removed meanwhile */
+      }
+    }
+  }
+  return out
 }

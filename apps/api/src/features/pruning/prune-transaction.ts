@@ -1,4 +1,5 @@
 import {
+  imageUrisInParts,
   LIMITS,
   planPrune,
   pruneReceiptKey,
@@ -23,7 +24,7 @@ export interface PruneRequest {
 }
 
 export type TransactionOutcome =
-  | { ok: true; receipt: PruneReceipt; replay: boolean; effects: PruneEffects | null }
+  | { ok: true; receipt: PruneReceipt; replay: boolean; effects: PruneEffects | null; removedImages: string[] }
   | { ok: false; block: PruneBlock }
 
 const NO_EFFECTS = null
@@ -52,7 +53,7 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
       const fence = fenceSession(pruneStore.sessionFence(db, session.id))
       if (fence) return { ok: false, block: fence }
       const found = receipts.lookup(db, key, request.messageID)
-      if (found.kind === 'found') return { ok: true, receipt: found.receipt, replay: true, effects: NO_EFFECTS }
+      if (found.kind === 'found') return { ok: true, receipt: found.receipt, replay: true, effects: NO_EFFECTS, removedImages: [] }
       if (found.kind === 'foreign') return fail('unsupported_storage', 'A receipt row Loupe does not recognize is in the way.')
 
       const bytes = pruneStore.storedBytes(db, session.id, request.messageID)
@@ -69,7 +70,8 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
       const effects = pruneStore.apply(db, { sessionID: session.id, messageID: request.messageID, plan: plan.value, storedText: native.storedText, now, randomBytes: deps.randomBytes })
       const receipt: PruneReceipt = { status: 'pruned', messageID: request.messageID, revision: plan.value.nextRevision, removedCount: plan.value.removed.length }
       receipts.save(db, { key, sessionID: session.id, receipt, now })
-      return { ok: true, receipt, replay: false, effects }
+      // The URIs only (no copy, no hashing while the write lock is held); settle hashes them.
+      return { ok: true, receipt, replay: false, effects, removedImages: imageUrisInParts(native, plan.value.removed) }
     })
     if (!outcome.ok) return fail('maintenance_required', 'OpenCode is writing to the database right now; try again in a moment.')
     return outcome.value

@@ -2,6 +2,7 @@ import { LIMITS, previewPrune, type PrunablePart, type PruneBlock, type PruneRec
 import { estimatePartTokens } from '@loupe/domain/tokens'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { AppDeps } from '../../deps.js'
+import { sha256Text } from '../../lib/hash.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { nodeDigest } from './hash.js'
 import { sessionServerState, type ServerState } from './opencode-status.js'
@@ -53,6 +54,7 @@ function settle(deps: AppDeps, ctx: PruneContext, outcome: ReturnType<typeof run
   if (!outcome.ok) return blocked(outcome.block)
   const { receipt } = outcome
   deps.events.emit('pruned', { sessionID: ctx.session.id, messageID: receipt.messageID, revision: receipt.revision, storage: ctx.session.storage })
+  if (outcome.removedImages.length) deps.events.emit('imagesPruned', { digests: outcome.removedImages.map(sha256Text) })
   return receipt
 }
 
