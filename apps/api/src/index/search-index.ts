@@ -13,6 +13,8 @@ import { createSnapshotCache, type SnapshotCache } from './snapshots.js'
 export interface SearchIndex {
   /** The sidecar (read connection for searches), or null when FTS5 is unavailable. */
   readonly db: SqliteDb | null
+  /** The sidecar's file, for reclaim's compaction; null when there is none. */
+  readonly file: string | null
   readonly snapshots: SnapshotCache
   status(): IndexStatus
   /** Staged reverts (`storage:sessionID` → first hidden message), re-read only after OpenCode commits. */
@@ -50,7 +52,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   if (!support.ok || !opencode.layout.readable) {
     const status = unavailable(support.ok ? 'The OpenCode database is not readable.' : support.reason)
     return {
-      db: null, snapshots, status: () => status, revertBoundaries: () => readReverts(opencode),
+      db: null, file: null, snapshots, status: () => status, revertBoundaries: () => readReverts(opencode),
       reindexMessage: () => 0, runUntilIdle: () => {}, close: async () => {},
     }
   }
@@ -97,6 +99,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
 
   return {
     db,
+    file: indexPath,
     snapshots,
     status: () => status,
     revertBoundaries() {

@@ -18,6 +18,8 @@ describe('a prune as the real OpenCode 1.18.33 sees it', () => {
   let project: string
   const marker = newMarker('OUTPUT')
   const reasoningMarker = newMarker('REASONING')
+  // The index folds and splits text: the marker's random part is what it stores as one token.
+  const markerToken = marker.split('-').at(-1)!
 
   beforeAll(async () => {
     deps = await createTestDeps((await realFixture()).db)
@@ -63,6 +65,10 @@ describe('a prune as the real OpenCode 1.18.33 sees it', () => {
       await idle(oc, project)
       const total = countInFiles(file, marker)
       expect(total.db + total.wal).toBeGreaterThan(0)
+      // Loupe's search index holds the output too (as tokens and in its content table).
+      deps.searchIndex.runUntilIdle()
+      const indexed = countInFiles(deps.searchIndex.file!, markerToken)
+      expect(indexed.db + indexed.wal).toBeGreaterThan(0)
 
       const before = await oc.get<Message[]>(`/session/${sessionID}/message`, project)
       const target = before.find((m) => m.parts.some((p) => p.type === 'tool'))!
@@ -119,6 +125,13 @@ describe('a prune as the real OpenCode 1.18.33 sees it', () => {
     expect(status.status).toMatchObject({ state: 'done', walEmptied: true, after: { wal: 0 } })
     expect(countInFiles(file, marker)).toEqual({ db: 0, wal: 0 })
     expect(countInFiles(file, reasoningMarker)).toEqual({ db: 0, wal: 0 })
+    // ... and neither does the search sidecar, whose older FTS5 segments were merged away; the
+    // rest of the history is still found.
+    expect(status.status).toMatchObject({ state: 'done', index: 'compacted' })
+    expect(countInFiles(deps.searchIndex.file!, markerToken)).toEqual({ db: 0, wal: 0 })
+    expect(countInFiles(deps.searchIndex.file!, reasoningMarker.split('-').at(-1)!)).toEqual({ db: 0, wal: 0 })
+    expect((await caller.history.search({ query: 'routine entries' })).hits.map((h) => h.sessionID)).toContain(sessionID)
+    expect((await caller.history.search({ query: markerToken })).hits).toEqual([])
     expect(deps.opencode.db.raw.pragma('integrity_check', { simple: true })).toBe('ok')
   }, 240_000)
 })

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { AppDeps } from '../../deps.js'
 
-export type ReclaimPhase = 'vacuum' | 'checkpoint'
+export type ReclaimPhase = 'vacuum' | 'checkpoint' | 'index'
 
 export interface FileBytes {
   db: number
@@ -14,7 +14,17 @@ export interface FileBytes {
 export type ReclaimStatus =
   | { state: 'idle' }
   | { state: 'running'; phase: ReclaimPhase | 'starting'; startedAt: number; before: FileBytes; now: FileBytes; expectedBytes: number }
-  | { state: 'done'; startedAt: number; finishedAt: number; before: FileBytes; after: FileBytes; walEmptied: boolean; message: string }
+  | {
+      state: 'done'
+      startedAt: number
+      finishedAt: number
+      before: FileBytes
+      after: FileBytes
+      walEmptied: boolean
+      /** The search sidecar: merged and rebuilt without pruned tokens, or why not. */
+      index: 'compacted' | 'busy' | 'absent' | 'failed'
+      message: string
+    }
   | { state: 'failed'; startedAt: number; finishedAt: number; before: FileBytes; after: FileBytes; message: string }
 
 export type ReclaimStart =
@@ -111,6 +121,16 @@ export function reclaimCheck(deps: AppDeps) {
   }
 }
 
+type IndexOutcome = Extract<ReclaimStatus, { state: 'done' }>['index']
+const indexOutcome = (raw: string | undefined): IndexOutcome =>
+  raw === 'compacted' || raw === 'busy' || raw === 'absent' ? raw : 'failed'
+const INDEX_NOTES: Record<IndexOutcome, string> = {
+  compacted: ' The search index was compacted too.',
+  busy: ' The search index was busy indexing; reclaim again later to compact it.',
+  absent: '',
+  failed: ' The search index could not be compacted; it is rebuilt if you delete it from the data dir.',
+}
+
 const STOP_OPENCODE = 'Stop OpenCode, then press Reclaim: it has the database open, and a rebuild would make it wait or fail.'
 
 /**
@@ -133,17 +153,19 @@ export async function startReclaim(deps: AppDeps): Promise<ReclaimStart> {
   if (!deps.pruning.reclaim.begin({ state: 'running', phase: 'starting', startedAt, before, now: before, expectedBytes: check.expectedBytes })) {
     return { status: 'blocked', reason: 'maintenance_required', detail: 'A reclaim is already running.' }
   }
-  const worker = new Worker(new URL('./reclaim.worker.mjs', import.meta.url), { workerData: { path: deps.opencode.path, busyTimeoutMs: 5000 } })
-  const finish = (ok: boolean, message: string, walEmptied = false) => {
+  const workerData = { path: deps.opencode.path, busyTimeoutMs: 5000, indexPath: deps.searchIndex.file ?? undefined }
+  const worker = new Worker(new URL('./reclaim.worker.mjs', import.meta.url), { workerData })
+  const finish = (ok: boolean, message: string, walEmptied = false, index: IndexOutcome = 'absent') => {
     const after = deps.opencode.fileSizes()
     const finishedAt = deps.clock.now()
-    deps.pruning.reclaim.finish(ok ? { state: 'done', startedAt, finishedAt, before, after, walEmptied, message } : { state: 'failed', startedAt, finishedAt, before, after, message })
+    deps.pruning.reclaim.finish(ok ? { state: 'done', startedAt, finishedAt, before, after, walEmptied, index, message } : { state: 'failed', startedAt, finishedAt, before, after, message })
   }
-  worker.on('message', (m: { type: string; phase?: ReclaimPhase; code?: string; message?: string; checkpoint?: { busy: number } }) => {
+  worker.on('message', (m: { type: string; phase?: ReclaimPhase; code?: string; message?: string; checkpoint?: { busy: number }; index?: string }) => {
     if (m.type === 'phase' && m.phase) deps.pruning.reclaim.update({ phase: m.phase })
     if (m.type === 'done') {
       const emptied = m.checkpoint?.busy === 0
-      finish(true, emptied ? 'Space reclaimed; the write-ahead log is empty.' : `Rebuilt, but the write-ahead log is still in use. ${STOP_OPENCODE}`, emptied)
+      const index = indexOutcome(m.index)
+      finish(true, (emptied ? 'Space reclaimed; the write-ahead log is empty.' : `Rebuilt, but the write-ahead log is still in use. ${STOP_OPENCODE}`) + INDEX_NOTES[index], emptied, index)
     }
     if (m.type === 'error') {
       const busy = (m.code ?? '').startsWith('SQLITE_BUSY') || (m.code ?? '').startsWith('SQLITE_LOCKED')

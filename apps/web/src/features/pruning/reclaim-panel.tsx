@@ -5,6 +5,11 @@ import { formatBytes } from '../../lib/format'
 import { createQuery } from '../../lib/query'
 import type { RouterOutputs } from '../../lib/trpc'
 
+const PHASES: Record<string, string> = {
+  checkpoint: 'Emptying the write-ahead log…',
+  index: 'Compacting the search index…',
+}
+
 type Status = RouterOutputs['pruning']['reclaimStatus']
 const total = (f: { db: number; wal: number }) => f.db + f.wal
 
@@ -66,8 +71,8 @@ export function ReclaimPanel(props: { writable: boolean; onDone?: () => void }) 
               <Match when={s().status.state === 'running' && (s().status as Extract<Status['status'], { state: 'running' }>)}>
                 {(r) => (
                   <div role="status">
-                    <span>{r().phase === 'checkpoint' ? 'Emptying the write-ahead log…' : 'Rebuilding the database…'}</span>
-                    <progress max={1} value={r().phase === 'checkpoint' ? 1 : progress(r())} aria-label="Reclaim progress" />
+                    <span>{PHASES[r().phase] ?? 'Rebuilding the database…'}</span>
+                    <progress max={1} value={r().phase === 'checkpoint' || r().phase === 'index' ? 1 : progress(r())} aria-label="Reclaim progress" />
                   </div>
                 )}
               </Match>
