@@ -1,5 +1,6 @@
 import { galleryMime, type GalleryMime } from './image-target.js'
 import type { JsonObject, NativeMessage } from './native.js'
+import { isObject, num, obj, str } from './json-read.js'
 
 /** The tool whose parts the design calls generations (not upstream: see opencode-storage.md §12). */
 export const GENERATE_TOOL = 'experimental_image_generate'
@@ -56,10 +57,6 @@ export interface GenerateItem {
 export type GalleryItem = ReadItem | PastedItem | GenerateItem
 
 type Json = JsonObject
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-const obj = (v: unknown): Json => (isObject(v) ? v : {})
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 
 function fileOf(value: unknown, index: number, uriKey: 'url' | 'uri'): GalleryFile | undefined {
   if (!isObject(value)) return undefined

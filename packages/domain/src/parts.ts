@@ -1,4 +1,5 @@
 import type { StorageGeneration } from './ids.js'
+import { isObject, str } from './json-read.js'
 
 /** Part kinds OpenCode 1.x writes (`part.data.type`); anything else is flagged unknown. */
 export const V1_PART_KINDS = [
@@ -28,9 +29,6 @@ export interface PartInfo {
   synthetic: boolean
 }
 
-type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
 /**
  * Classify one stored part: a 1.x part (`part.data` plus ids) or a 2.x content item.

@@ -1,6 +1,7 @@
 import type { StorageGeneration } from './ids.js'
 import { messageContent, type NativeMessage } from './native.js'
 import { err, ok, type Result } from './result.js'
+import { isObject, num } from './json-read.js'
 
 /**
  * How the UI names a part it wants removed, independent of its position: a 1.x part by its part
@@ -12,9 +13,6 @@ export type PartSelector =
 
 export type SelectFailure = { reason: 'missing' | 'ambiguous'; detail: string }
 
-type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 
 /** The selector of a part as read now, or undefined for parts that cannot be named. */
 export function selectorOf(part: unknown, storage: StorageGeneration): PartSelector | undefined {

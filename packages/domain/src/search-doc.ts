@@ -1,4 +1,5 @@
 import type { JsonObject } from './native.js'
+import { isObject } from './json-read.js'
 
 /** What a search hit is: assistant text, reasoning, a tool call, user-side text, or a session title. */
 export const SEARCH_KINDS = ['text', 'reasoning', 'tool', 'user', 'title'] as const
@@ -24,7 +25,6 @@ export interface SearchDocFields extends SearchFields {
 /** Per field, text beyond this many characters is not indexed (whole files written by a tool fit). */
 export const SEARCH_FIELD_CHARS = 1_000_000
 
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v)
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 
 /** Drop our snippet markers from content so stored text can never forge a highlight; cap the length. */

@@ -1,5 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import type { StorageGeneration } from './ids.js'
+import { isObject } from './json-read.js'
 
 /** Exact counts up to this many UTF-16 units; longer text is sampled (head, middle, tail) and scaled. */
 const EXACT_CHARS = 48 * 1024
@@ -19,8 +20,6 @@ export function estimateTokens(text: string): number {
   return Math.round((sampled / (SAMPLE_CHARS * 3)) * plain.length)
 }
 
-type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 const textOf = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v))
 
 /** What the model would be sent for a part: its text, or a tool's input plus output/error. */

@@ -1,5 +1,4 @@
-type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+import { isObject } from './json-read.js'
 
 const FIELDS_BY_TOOL: Record<string, readonly string[]> = {
   bash: ['description', 'command'],

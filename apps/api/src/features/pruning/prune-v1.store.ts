@@ -1,3 +1,4 @@
+import { isObject } from '@loupe/domain'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from '../../store/media-blob.js'
 import type { StorageLayout } from '../../store/probe.js'
@@ -7,7 +8,6 @@ import type { EventLocator } from './event-locator.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
 
 type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
  * The part an earlier `message.part.updated.1` event is redacted to (opencode-storage.md §10.3):

@@ -1,10 +1,10 @@
+import { isObject } from '@loupe/domain'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from '../../store/media-blob.js'
 import type { GenerationLayout, StorageLayout } from '../../store/probe.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
 
 type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
  * In-place redactions of 2.x content events (`session.tool.*` / `session.reasoning.*`, and 1.18's
