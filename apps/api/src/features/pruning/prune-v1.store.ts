@@ -5,6 +5,7 @@ import type { StorageLayout } from '../../store/probe.js'
 import { chunk } from '../../store/session-row.js'
 import { nextEventIds } from './event-ids.js'
 import type { EventLocator } from './event-locator.js'
+import { readSessionFence } from './session-fence.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
 
 type Json = Record<string, unknown>
@@ -37,20 +38,7 @@ export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, l
     generation: 'v1',
     media,
     tables: ['session', 'message', 'part', ...(events ? ['event', 'event_sequence'] : [])],
-    sessionFence(db, sessionID) {
-      const row = db.getSql<{ workspace_id: string | null; time_compacting: number | null; revert: string | null }>(
-        `SELECT workspace_id, time_compacting, revert FROM session WHERE id = ?`, [sessionID])
-      if (!row) return undefined
-      const seq = events ? db.getSql<{ owner_id: string | null }>(`SELECT owner_id FROM event_sequence WHERE aggregate_id = ?`, [sessionID]) : undefined
-      return {
-        workspaceID: row.workspace_id,
-        ownerID: seq?.owner_id ?? null,
-        hasSequence: seq !== undefined,
-        timeSuspended: null,
-        timeCompacting: row.time_compacting,
-        revert: row.revert,
-      }
-    },
+    sessionFence: (db, sessionID) => readSessionFence(db, { table: 'session', suspended: false, events }, sessionID),
     storedBytes(db, sessionID, messageID) {
       const row = db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM message WHERE id = ? AND session_id = ?`, [messageID, sessionID])
       if (!row) return undefined

@@ -2,6 +2,7 @@ import { isObject } from '@loupe/domain'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from '../../store/media-blob.js'
 import type { GenerationLayout, StorageLayout } from '../../store/probe.js'
+import { readSessionFence } from './session-fence.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
 
 type Json = Record<string, unknown>
@@ -34,22 +35,7 @@ export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, m
     generation: 'v2',
     media,
     tables: [table, 'session_message', ...(events ? ['event', 'event_sequence'] : [])],
-    sessionFence(db, sessionID) {
-      const row = db.getSql<{ workspace_id: string | null; time_compacting: number | null; revert: string | null; time_suspended: number | null }>(
-        `SELECT workspace_id, time_compacting, revert, ${suspended ? 'time_suspended' : 'NULL AS time_suspended'} FROM ${table} WHERE id = ?`,
-        [sessionID],
-      )
-      if (!row) return undefined
-      const seq = events ? db.getSql<{ owner_id: string | null }>(`SELECT owner_id FROM event_sequence WHERE aggregate_id = ?`, [sessionID]) : undefined
-      return {
-        workspaceID: row.workspace_id,
-        ownerID: seq?.owner_id ?? null,
-        hasSequence: seq !== undefined,
-        timeSuspended: row.time_suspended,
-        timeCompacting: row.time_compacting,
-        revert: row.revert,
-      }
-    },
+    sessionFence: (db, sessionID) => readSessionFence(db, { table, suspended, events }, sessionID),
     storedBytes(db, sessionID, messageID) {
       return db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM session_message WHERE id = ? AND session_id = ?`, [messageID, sessionID])?.bytes
     },
