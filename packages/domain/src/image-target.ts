@@ -1,5 +1,5 @@
 import { decodeBase64Url, encodeBase64Url } from './base64url.js'
-import { ID_PATTERN } from './ids.js'
+import { ID_PATTERN, SHA256_HEX_PATTERN } from './ids.js'
 import { LIMITS } from './limits.js'
 import { err, ok, type Result } from './result.js'
 import { sha256Hex } from './revision.js'
@@ -51,7 +51,6 @@ export const imageDigest = (uri: string, hash: HashText = hashTextDefault): stri
 export const generationDigest = (partID: string, jobID: string, hash: HashText = hashTextDefault): string =>
   hash(`${partID}\u0000${jobID}`)
 
-const DIGEST = /^[a-f0-9]{64}$/
 const INDEX_MAX = LIMITS.pruneIndexMax
 const isIndex = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= INDEX_MAX
 
@@ -80,12 +79,12 @@ export function decodeTarget(encoded: string): Result<GalleryTarget, 'invalid_ta
   if (typeof messageID !== 'string' || !ID_PATTERN.test(messageID) || !isIndex(part)) return err('invalid_target')
   if (tag === 'g' && value.length === 4) {
     const digest = value[3]
-    if (typeof digest !== 'string' || !DIGEST.test(digest)) return err('invalid_target')
+    if (typeof digest !== 'string' || !SHA256_HEX_PATTERN.test(digest)) return err('invalid_target')
     return ok({ kind: 'generation', messageID, part, digest })
   }
   if ((tag === 'r' || tag === 'p') && value.length === 5) {
     const [, , , index, digest] = value as unknown[]
-    if (!isIndex(index) || typeof digest !== 'string' || !DIGEST.test(digest)) return err('invalid_target')
+    if (!isIndex(index) || typeof digest !== 'string' || !SHA256_HEX_PATTERN.test(digest)) return err('invalid_target')
     return ok({ kind: 'image', source: tag === 'r' ? 'read' : 'pasted', messageID, part, index, digest })
   }
   return err('invalid_target')

@@ -1,3 +1,4 @@
+import { SHA256_HEX_PATTERN } from '@loupe/domain'
 import fs from 'node:fs'
 import path from 'node:path'
 import sharp, { type Metadata } from 'sharp'
@@ -93,12 +94,12 @@ export function createThumbnailer(dir: string, maxBytes = THUMBNAIL_CACHE_BYTES)
     cached,
     forget(digests) {
       for (const digest of digests) {
-        if (!/^[a-f0-9]{64}$/.test(digest)) continue
+        if (!SHA256_HEX_PATTERN.test(digest)) continue
         for (const size of THUMBNAIL_SIZES) fs.rmSync(fileOf(digest, size), { force: true })
       }
     },
     async get(digest, size, bytes) {
-      if (!/^[a-f0-9]{64}$/.test(digest)) throw new AppError('invalid_input', 'Bad digest.')
+      if (!SHA256_HEX_PATTERN.test(digest)) throw new AppError('invalid_input', 'Bad digest.')
       const hit = cached(digest, size)
       if (hit) return { body: hit, mime: 'image/webp', cached: true }
       const key = `${digest}-${size}`
