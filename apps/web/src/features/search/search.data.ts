@@ -1,4 +1,5 @@
-import { batch, createEffect, createSignal, on, onCleanup, type Accessor } from 'solid-js'
+import { createSignal, onCleanup, type Accessor } from 'solid-js'
+import { createCursorList } from '../../lib/cursor-list'
 import type { Api, RouterInputs, RouterOutputs } from '../../lib/trpc'
 
 export type SearchAnswer = RouterOutputs['history']['search']
@@ -31,75 +32,14 @@ const SCAN_FILL = 20
  * pages are bounded by time, so it keeps asking until it has a screenful or the scan ends.
  */
 export function createSearch(api: Api, input: Accessor<SearchInput | null>, pageSize = 30): SearchState {
-  const [hits, setHits] = createSignal<SearchHit[]>([])
-  const [answer, setAnswer] = createSignal<SearchAnswer>()
-  const [loading, setLoading] = createSignal<'initial' | 'more' | false>(false)
-  const [error, setError] = createSignal<unknown>()
-  let cursor: string | null = null
-  let controller: AbortController | undefined
-  let filling = false
-
-  async function fetchPage(first: boolean) {
-    controller?.abort()
-    const current = input()
-    if (!current) {
-      batch(() => {
-        setHits([])
-        setAnswer(undefined)
-        setLoading(false)
-        setError(undefined)
-      })
-      cursor = null
-      return
-    }
-    const mine = (controller = new AbortController())
-    const after = first ? undefined : (cursor ?? undefined)
-    if (first) filling = true
-    batch(() => {
-      setLoading(first ? 'initial' : 'more')
-      setError(undefined)
-    })
-    try {
-      const page = await api.history.search.query({ ...current, limit: pageSize, ...(after ? { cursor: after } : {}) }, { signal: mine.signal })
-      if (mine.signal.aborted) return
-      cursor = page.cursor
-      batch(() => {
-        setHits((previous) => (first ? page.hits : [...previous, ...page.hits]))
-        setAnswer(page)
-        setLoading(false)
-      })
-      if (filling && page.mode === 'scan' && page.cursor && hits().length < SCAN_FILL) void fetchPage(false)
-      else filling = false
-    } catch (caught) {
-      if (mine.signal.aborted) return
-      filling = false
-      batch(() => {
-        if (first) setHits([])
-        setError(caught)
-        setLoading(false)
-      })
-    }
-  }
-
-  createEffect(on(() => JSON.stringify(input()), () => void fetchPage(true)))
-  onCleanup(() => controller?.abort())
-  return {
-    hits,
-    answer,
-    loading,
-    error,
-    hasMore: () => !!answer()?.cursor,
-    loadMore: () => {
-      if (!loading() && cursor) void fetchPage(false)
-    },
-    retry: () => void fetchPage(hits().length === 0),
-    refresh: () => void fetchPage(true),
-    stop: () => {
-      filling = false
-      controller?.abort()
-      setLoading(false)
-    },
-  }
+  const list = createCursorList({
+    key: input,
+    fetch: (current: SearchInput, cursor, signal) => api.history.search.query({ ...current, limit: pageSize, ...(cursor ? { cursor } : {}) }, { signal }),
+    read: (page: SearchAnswer) => ({ items: page.hits, cursor: page.cursor }),
+    fillMore: (page, hits) => page.mode === 'scan' && hits.length < SCAN_FILL,
+  })
+  const { items: hits, page: answer, loading, error, hasMore, loadMore, retry, refresh, stop } = list
+  return { hits, answer, loading, error, hasMore, loadMore, retry, refresh, stop }
 }
 
 /**

@@ -1,4 +1,5 @@
-import { batch, createEffect, createSignal, on, onCleanup, type Accessor } from 'solid-js'
+import type { Accessor } from 'solid-js'
+import { createCursorList } from '../../lib/cursor-list'
 import { createQuery } from '../../lib/query'
 import type { Api, RouterInputs, RouterOutputs } from '../../lib/trpc'
 
@@ -23,53 +24,14 @@ export interface SessionListState {
  * change aborts the request in flight, so fast typing never shows an older answer last.
  */
 export function createSessionList(api: Api, filters: Accessor<SessionFilters>, pageSize = 50): SessionListState {
-  const [sessions, setSessions] = createSignal<SessionSummary[]>([])
-  const [cursor, setCursor] = createSignal<string | null>(null)
-  const [loading, setLoading] = createSignal<'initial' | 'more' | false>('initial')
-  const [error, setError] = createSignal<unknown>()
-  let controller: AbortController | undefined
-
-  async function fetchPage(first: boolean) {
-    controller?.abort()
-    const mine = (controller = new AbortController())
-    const after = first ? undefined : (cursor() ?? undefined)
-    batch(() => {
-      setLoading(first ? 'initial' : 'more')
-      setError(undefined)
-    })
-    try {
-      const page = await api.sessions.list.query({ ...filters(), limit: pageSize, ...(after ? { cursor: after } : {}) }, { signal: mine.signal })
-      if (mine.signal.aborted) return
-      batch(() => {
-        setSessions((current) => (first ? page.sessions : [...current, ...page.sessions]))
-        setCursor(page.cursor)
-        setLoading(false)
-      })
-    } catch (caught) {
-      if (mine.signal.aborted) return
-      batch(() => {
-        // A failed first page must not leave the previous filter's rows on screen as if they matched.
-        if (first) setSessions([])
-        setError(caught)
-        setLoading(false)
-      })
-    }
-  }
-
-  createEffect(on(() => JSON.stringify(filters()), () => void fetchPage(true)))
-  onCleanup(() => controller?.abort())
-
-  return {
-    sessions,
-    loading,
-    error,
-    hasMore: () => cursor() !== null,
-    loadMore: () => {
-      if (cursor() !== null && loading() === false) void fetchPage(false)
-    },
-    retry: () => void fetchPage(sessions().length === 0),
-    refresh: () => void fetchPage(true),
-  }
+  const list = createCursorList({
+    key: filters,
+    fetch: (current: SessionFilters, cursor, signal) => api.sessions.list.query({ ...current, limit: pageSize, ...(cursor ? { cursor } : {}) }, { signal }),
+    read: (page: RouterOutputs['sessions']['list']) => ({ items: page.sessions, cursor: page.cursor }),
+    initialLoading: 'initial',
+  })
+  const { items: sessions, loading, error, hasMore, loadMore, retry, refresh } = list
+  return { sessions, loading, error, hasMore, loadMore, retry, refresh }
 }
 
 /** Projects with session counts, for the project filter. */

@@ -1,0 +1,104 @@
+import { batch, createEffect, createSignal, on, onCleanup, type Accessor } from 'solid-js'
+
+export type ListLoading = 'initial' | 'more' | false
+
+export interface CursorListOptions<K, P, T> {
+  /** What to list; a change starts again from the first page. `null`: list nothing. */
+  key: Accessor<K | null>
+  fetch: (key: K, cursor: string | undefined, signal: AbortSignal) => Promise<P>
+  read: (page: P) => { items: T[]; cursor: string | null }
+  /** After a page arrived during the first fill: ask for the next one at once. */
+  fillMore?: (page: P, items: T[]) => boolean
+  initialLoading?: ListLoading
+}
+
+export interface CursorList<T, P> {
+  items: Accessor<T[]>
+  /** The last page as the server answered it. */
+  page: Accessor<P | undefined>
+  loading: Accessor<ListLoading>
+  error: Accessor<unknown>
+  hasMore: Accessor<boolean>
+  loadMore: () => void
+  retry: () => void
+  refresh: () => void
+  /** Stop the request in flight and any fill. */
+  stop: () => void
+}
+
+/**
+ * A list paged by an API cursor. A key change aborts the request in flight, so fast typing never
+ * shows an older answer last; a failed first page leaves no earlier key's items on screen.
+ */
+export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): CursorList<T, P> {
+  const [items, setItems] = createSignal<T[]>([])
+  const [page, setPage] = createSignal<P>()
+  const [cursor, setCursor] = createSignal<string | null>(null)
+  const [loading, setLoading] = createSignal<ListLoading>(options.initialLoading ?? false)
+  const [error, setError] = createSignal<unknown>()
+  let controller: AbortController | undefined
+  let filling = false
+
+  async function fetchPage(first: boolean) {
+    controller?.abort()
+    const key = options.key()
+    if (key === null) {
+      batch(() => {
+        setItems([])
+        setPage(undefined)
+        setCursor(null)
+        setLoading(false)
+        setError(undefined)
+      })
+      return
+    }
+    const mine = (controller = new AbortController())
+    const after = first ? undefined : (cursor() ?? undefined)
+    if (first) filling = true
+    batch(() => {
+      setLoading(first ? 'initial' : 'more')
+      setError(undefined)
+    })
+    try {
+      const answer = await options.fetch(key, after, mine.signal)
+      if (mine.signal.aborted) return
+      const next = options.read(answer)
+      batch(() => {
+        setItems((current) => (first ? next.items : [...current, ...next.items]))
+        setPage(() => answer)
+        setCursor(next.cursor)
+        setLoading(false)
+      })
+      if (filling && next.cursor && options.fillMore?.(answer, items())) void fetchPage(false)
+      else filling = false
+    } catch (caught) {
+      if (mine.signal.aborted) return
+      filling = false
+      batch(() => {
+        if (first) setItems([])
+        setError(caught)
+        setLoading(false)
+      })
+    }
+  }
+
+  createEffect(on(() => JSON.stringify(options.key()), () => void fetchPage(true)))
+  onCleanup(() => controller?.abort())
+  return {
+    items,
+    page,
+    loading,
+    error,
+    hasMore: () => cursor() !== null,
+    loadMore: () => {
+      if (cursor() !== null && loading() === false) void fetchPage(false)
+    },
+    retry: () => void fetchPage(items().length === 0),
+    refresh: () => void fetchPage(true),
+    stop: () => {
+      filling = false
+      controller?.abort()
+      setLoading(false)
+    },
+  }
+}
