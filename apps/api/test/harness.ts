@@ -52,6 +52,8 @@ export interface TestDeps extends AppDeps {
 export interface TestDepsOptions {
   /** 'manual' (default): the index builds only on `searchIndex.runUntilIdle()`; 'worker': as in production. */
   searchIndex?: 'manual' | 'worker'
+  /** Builds of at least this many rows use the reader thread (production: 20,000). */
+  pipelineMinRows?: number
   /** `copy: false` opens the file itself instead of a copy. */
   copy?: boolean
 }
@@ -64,7 +66,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
   const opencode = openOpenCode(db)
   const loupeDb = await openLoupeDb(path.join(dir, 'loupe'))
   const events = createEventBus()
-  const searchIndex = createSearchIndex({ opencode, dataDir: path.join(dir, 'loupe'), events, mode: options.searchIndex ?? 'manual', pollMs: 100 })
+  const searchIndex = createSearchIndex({ opencode, dataDir: path.join(dir, 'loupe'), events, mode: options.searchIndex ?? 'manual', pollMs: 100, pipelineMinRows: options.pipelineMinRows })
   return {
     dir,
     config: {

@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { codeTokens, isDefaultTitle, messageSearchDocs, partSearchFields } from './search-doc.js'
+import { codeTokens, codeTokensIn, isDefaultTitle, messageSearchDocs, partSearchFields } from './search-doc.js'
 
 describe('partSearchFields', () => {
   it('reads a completed 1.x tool: name, title, input values, output', () => {
@@ -51,6 +52,15 @@ describe('codeTokens', () => {
   it('keeps runs of scripts written without spaces, whose pieces are otherwise unsearchable', () => {
     expect([...codeTokens('日本語のテキストです。 한국어문장 ok')]).toEqual(['日本語のテキストです', '한국어문장'])
     expect([...codeTokens('Café1 ΑΒΓ123')]).toEqual(['café1', 'αβγ123'])
+  })
+
+  it('finds exactly what the character loop over the whole text finds (the regex only skips ahead)', () => {
+    // Letters, digits, case changes, accents, CJK, Hangul, surrogate halves, punctuation and space.
+    const unit = fc.constantFrom(...'aZq09_-. \n/éÉßΑβ日本テ한국\u00a0\u2014\ud83d\ude00\u3000'.split(''))
+    const texts = fc.oneof(fc.string({ unit, maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 80 }))
+    fc.assert(fc.property(texts, (text) => {
+      expect([...codeTokens(text)]).toEqual([...codeTokensIn(text, 0, text.length, new Set())])
+    }), { numRuns: 3000 })
   })
 
   it('recognizes placeholder titles', () => {

@@ -138,14 +138,41 @@ const WIDE_TOKEN_CHAR = /[\p{L}\p{N}\p{Co}]/u
 const isCjk = (c: number) => (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff)
 
 /**
+ * Where a code token can be: a digit next to a letter (or any non-ASCII character), a lower-case
+ * letter before an upper-case one, or a Chinese, Japanese or Korean character. A token without
+ * any of these is never a code token, and most text has few, so only the tokens around a match
+ * are looked at closely.
+ */
+const CANDIDATE = /[0-9][A-Za-z\u0080-\uffff]|[A-Za-z\u0080-\uffff][0-9]|[a-z][A-Z]|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/g
+
+const isTokenChar = (text: string, i: number) => {
+  const c = text.charCodeAt(i)
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && WIDE_TOKEN_CHAR.test(text[i]!))
+}
+
+/**
  * The folded code tokens of `text` worth finding by a piece of themselves (`1137` → `pr1137`):
  * 4–32 characters, letters and digits mixed in at most three runs (PR1137, utf8, sha256sum) or
  * camelCase (getUserName), and runs of Chinese, Japanese or Korean text (one index token each).
  * Hashes and random ids alternate letters and digits and are left out.
- * The index keeps these in a trigram vocabulary. A character loop, not a Unicode regex: this runs
- * over every byte the index takes in.
+ * The index keeps these in a trigram vocabulary. This runs over every byte the index takes in:
+ * a regular expression skips to the candidates, and a character loop decides each one.
  */
 export function codeTokens(text: string, into: Set<string> = new Set()): Set<string> {
+  const candidate = new RegExp(CANDIDATE)
+  for (let m = candidate.exec(text); m; m = candidate.exec(text)) {
+    let start = m.index
+    while (start > 0 && isTokenChar(text, start - 1)) start--
+    let end = m.index + 1
+    while (end < text.length && isTokenChar(text, end)) end++
+    codeTokensIn(text, start, end, into)
+    candidate.lastIndex = end
+  }
+  return into
+}
+
+/** The code tokens of `text` between two token boundaries, one character at a time. */
+export function codeTokensIn(text: string, from: number, to: number, into: Set<string>): Set<string> {
   let start = -1
   let digit = false
   let letter = false
@@ -154,8 +181,8 @@ export function codeTokens(text: string, into: Set<string> = new Set()): Set<str
   let runs = 0
   let prevDigit = false
   let cjk = false
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32
+  for (let i = from; i <= to; i++) {
+    const c = i < to ? text.charCodeAt(i) : 32
     const isDigit = c >= 48 && c <= 57
     const isUpper = c >= 65 && c <= 90
     const isLower = c >= 97 && c <= 122

@@ -17,10 +17,32 @@ export interface DocInput extends DocKey {
   srcUpdated: number
   projectID: string
   directory: string
+  /** Its scope tokens, when the build's reader thread already made them (`createMetaText`). */
+  meta?: string
 }
 
 export const TITLE_KEY = '#title'
 const SLOTS = 4096
+
+/**
+ * A document's scope tokens. A session's part (two hex ids and a sha256) is computed once per
+ * session, not per document.
+ */
+export function createMetaText() {
+  const cache = new Map<string, string>()
+  return (doc: DocInput): string => {
+    if (doc.meta !== undefined) return doc.meta
+    const key = `${doc.gen}\0${doc.sessionID}\0${doc.projectID}\0${doc.directory}`
+    let scope = cache.get(key)
+    if (scope === undefined) {
+      if (cache.size > 20_000) cache.clear()
+      const tokens = metaText({ kind: doc.fields.kind, tool: null, storage: doc.gen, sessionID: doc.sessionID, projectID: doc.projectID, directory: doc.directory })
+      scope = tokens.slice(tokens.indexOf(' '))
+      cache.set(key, scope)
+    }
+    return `${metaToken.kind(doc.fields.kind)}${scope}${doc.fields.tool ? ` ${metaToken.tool(doc.fields.tool)}` : ''}`
+  }
+}
 
 interface DocRow {
   id: number
@@ -35,7 +57,6 @@ export function createIndexWriter(db: SqliteDb) {
   const knownTerms = new Set<string>()
   // Next free id per millisecond bucket, valid inside one transaction (see `begin`).
   const nextSlot = new Map<number, number>()
-  const metaCache = new Map<string, string>()
 
   function allocateId(time: number): number {
     let base = Math.max(0, Math.floor(time)) * SLOTS
@@ -54,18 +75,7 @@ export function createIndexWriter(db: SqliteDb) {
     }
   }
 
-  // A session's scope tokens (two hex ids and a sha256) are computed once per session, not per document.
-  const metaFor = (doc: DocInput) => {
-    const key = `${doc.gen}\0${doc.sessionID}\0${doc.projectID}\0${doc.directory}`
-    let scope = metaCache.get(key)
-    if (scope === undefined) {
-      if (metaCache.size > 20_000) metaCache.clear()
-      const tokens = metaText({ kind: doc.fields.kind, tool: null, storage: doc.gen, sessionID: doc.sessionID, projectID: doc.projectID, directory: doc.directory })
-      scope = tokens.slice(tokens.indexOf(' '))
-      metaCache.set(key, scope)
-    }
-    return `${metaToken.kind(doc.fields.kind)}${scope}${doc.fields.tool ? ` ${metaToken.tool(doc.fields.tool)}` : ''}`
-  }
+  const metaFor = createMetaText()
 
   // New code tokens of this transaction, written in one statement by `flush`.
   const pendingTerms = new Set<string>()
@@ -127,11 +137,16 @@ export function createIndexWriter(db: SqliteDb) {
     rebuildTrigrams() {
       db.runSql(`INSERT INTO vocab_tri(vocab_tri) VALUES ('rebuild')`)
     },
+    /** Code tokens found by the build's reader thread (its documents skip `addVocabulary`). */
+    addTerms(terms: readonly string[]) {
+      for (const t of terms) pendingTerms.add(t)
+    },
     /**
      * Insert or replace one document; unchanged sources (same `srcUpdated`) are skipped unless
      * forced. `fresh` (the build, past its watermark) skips the lookup. Returns text bytes indexed.
+     * `vocabulary: false` when its code tokens come through `addTerms`.
      */
-    upsert(doc: DocInput, force = false, fresh = false): number {
+    upsert(doc: DocInput, force = false, fresh = false, vocabulary = true): number {
       const f = doc.fields
       const bytes = f.title.length + f.body.length + f.input.length + f.output.length + (f.tool?.length ?? 0)
       const insertDoc = (or: string) => {
@@ -157,7 +172,7 @@ export function createIndexWriter(db: SqliteDb) {
         } else id = insertDoc('')!
       }
       ftsInserts.set(id, [f.title, f.body, f.tool ?? '', f.input, f.output, metaFor(doc)])
-      addVocabulary(f)
+      if (vocabulary) addVocabulary(f)
       return bytes
     },
     /** Remove one document by its key; true when there was one. */

@@ -1,11 +1,12 @@
 import type { StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { StorageLayout } from '../store/probe.js'
-import { NO_SCOPE, sessionKey, titleDoc, v1Doc, v2Docs, type SessionScope } from './index-docs.js'
+import { sessionKey, titleDoc, type SessionScope } from './index-docs.js'
 import { readMeta, writeMeta } from './index-db.js'
 import { createIndexWriter, TITLE_KEY } from './index-writer.js'
 import { createIndexSource, type SourceSession, type V1PartRow, type V2MessageRow } from './opencode-source.js'
 import { createCatchUp } from './catch-up.js'
+import { CHUNK_ROWS, createDocReader, PRUNE_EPOCH, readBatch, readPruneEpoch, type BatchLimits, type BuildBatch, type BuildCursor } from './build-batch.js'
 
 export type IndexState = 'building' | 'ready' | 'unavailable' | 'error'
 
@@ -20,11 +21,8 @@ export interface IndexStatus {
   message: string | null
 }
 
-/** The resumable build's position, stored in the sidecar after every chunk. */
-interface BuildMeta {
-  phase: 'v1' | 'v2' | 'done'
-  v1After: number
-  v2After: number
+/** The resumable build's position, stored in the sidecar after every batch. */
+interface BuildMeta extends BuildCursor {
   done: number
   total: number
   startedAt: number
@@ -32,8 +30,11 @@ interface BuildMeta {
 
 /** Rows updated this long before a sync are read again at the next one (commit vs. Date.now() skew). */
 export const SYNC_SLACK_MS = 5000
-const CHUNK_ROWS = 256
 const REREAD_ROWS = 1024
+const cursorOf = (m: BuildCursor): BuildCursor => ({ phase: m.phase, v1After: m.v1After, v2After: m.v2After })
+const sameCursor = (a: BuildCursor, b: BuildCursor) => a.phase === b.phase && a.v1After === b.v1After && a.v2After === b.v2After
+/** A build batch: about a megabyte of rows, a few megabytes of text at most. */
+export const BATCH_LIMITS: BatchLimits = { rows: 1024, bytes: 4_000_000 }
 
 export interface IndexerOptions {
   sourceDb: SqliteDb
@@ -52,7 +53,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
   const source = createIndexSource(sourceDb, layout)
   const writer = createIndexWriter(index)
   const scopes = new Map<string, SessionScope>()
-  const roles = new Map<string, string>()
+  const docReader = createDocReader(source, scopes)
   const run = { startedAt: performance.now(), bytes: 0 }
 
   /** `bulk`: the initial build, whose code tokens get their substring index once, when it completes. */
@@ -65,25 +66,6 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     }, 2000)
     return result.ok ? result.value : undefined
   }
-  const scopeOf = (gen: StorageGeneration, id: string): SessionScope => {
-    const key = sessionKey(gen, id)
-    let scope = scopes.get(key)
-    if (!scope) {
-      const s = source.session(gen, id)
-      scope = s ? { projectID: s.project_id, directory: s.directory } : NO_SCOPE
-      scopes.set(key, scope)
-    }
-    return scope
-  }
-  const roleOf = (rows: readonly V1PartRow[]) => {
-    const missing = rows.filter((r) => r.data !== null && !roles.has(r.message_id)).map((r) => r.message_id)
-    if (missing.length) {
-      if (roles.size > 100_000) roles.clear()
-      for (const [id, role] of source.roles(missing)) roles.set(id, role)
-    }
-    return (id: string) => roles.get(id) ?? 'unknown'
-  }
-
   function recordSession(s: SourceSession, seq: number | null, synced: number) {
     scopes.set(sessionKey(s.gen, s.id), { projectID: s.project_id, directory: s.directory })
     index.runSql(
@@ -93,10 +75,10 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
 
   /** Index the documents of 1.x part rows; returns text bytes written. `fresh`: never indexed before. */
   function indexV1Rows(rows: readonly V1PartRow[], force = false, fresh = false): number {
-    const role = roleOf(rows)
+    const docs = docReader.v1(rows)
     let bytes = 0
-    for (const row of rows) {
-      const doc = v1Doc(row, role(row.message_id), scopeOf('v1', row.session_id))
+    for (const [i, row] of rows.entries()) {
+      const doc = docs[i]
       if (doc) bytes += writer.upsert(doc, force, fresh)
       else if (!fresh) writer.remove({ gen: 'v1', sessionID: row.session_id, messageID: row.message_id, partKey: row.id })
     }
@@ -105,7 +87,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
 
   /** Replace the documents of one 2.x row, dropping items it no longer has. */
   function indexV2Row(row: V2MessageRow, force = false, fresh = false): { bytes: number; removed: number } {
-    const docs = v2Docs(row, scopeOf('v2', row.session_id))
+    const docs = docReader.v2(row)
     if (fresh) return { bytes: docs.reduce((sum, doc) => sum + writer.upsert(doc, force, true), 0), removed: 0 }
     const existing = writer.messageDocs('v2', row.session_id, row.id)
     let bytes = 0
@@ -134,6 +116,41 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     return meta
   }
 
+  const pruneEpoch = () => readPruneEpoch(index)
+
+  /**
+   * Write one batch and move the build's cursor past it, inside the caller's write transaction.
+   * A batch read before a prune's re-index committed (the epoch moved since) may hold text that
+   * prune removed: its rows are read again here, under the write lock, so pruned text never
+   * comes back.
+   */
+  function applyInTransaction(meta: BuildMeta, batch: BuildBatch) {
+    let rows = batch.rows
+    if (batch.epoch !== pruneEpoch()) {
+      const { from, to } = batch
+      if (from.phase === 'v1') {
+        const fresh = source.v1Chunk(from.v1After, Number.MAX_SAFE_INTEGER, to.v1After)
+        run.bytes += indexV1Rows(fresh, false, true)
+        rows = fresh.length
+      } else if (from.phase === 'v2') {
+        const fresh = source.v2Chunk(from.v2After, Number.MAX_SAFE_INTEGER, to.v2After)
+        for (const row of fresh) run.bytes += indexV2Row(row, false, true).bytes
+        rows = fresh.length
+      }
+    } else {
+      for (const doc of batch.docs) run.bytes += writer.upsert(doc, false, true, false)
+      writer.addTerms(batch.terms)
+    }
+    Object.assign(meta, batch.to)
+    meta.done += rows
+    if (meta.phase === 'done') {
+      meta.total = meta.done
+      writer.flush(false)
+      writer.rebuildTrigrams()
+    } else meta.total = Math.max(meta.total, meta.done)
+    writeMeta(index, 'build', meta)
+  }
+
   const catchUp = createCatchUp({ source, writer, index, now, scopes, recordSession, indexV1Rows, indexV2Row, inTransaction })
 
   return {
@@ -145,36 +162,38 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       }
       return readMeta<BuildMeta>(index, 'build') ?? inTransaction(startBuild)
     },
-    /** Index the next rows for about `budgetMs`. False when the build is complete. */
+    /** Index the next rows for about `budgetMs`, reading them here. False when the build is complete. */
     buildStep(budgetMs = 400): boolean {
       const result = inTransaction(() => {
         const meta = readMeta<BuildMeta>(index, 'build') ?? startBuild()
-        if (meta.phase === 'done') return false
         const t0 = performance.now()
         for (let first = true; meta.phase !== 'done' && (first || performance.now() - t0 < budgetMs); first = false) {
-          if (meta.phase === 'v1') {
-            const rows = source.v1Chunk(meta.v1After, CHUNK_ROWS)
-            if (rows.length === 0) meta.phase = source.generations.v2 ? 'v2' : 'done'
-            run.bytes += indexV1Rows(rows, false, true)
-            meta.v1After = rows.at(-1)?.rid ?? meta.v1After
-            meta.done += rows.length
-          } else {
-            const rows = source.v2Chunk(meta.v2After, CHUNK_ROWS / 4)
-            if (rows.length === 0) meta.phase = 'done'
-            for (const row of rows) run.bytes += indexV2Row(row, false, true).bytes
-            meta.v2After = rows.at(-1)?.rid ?? meta.v2After
-            meta.done += rows.length
-          }
+          applyInTransaction(meta, readBatch(source, docReader, cursorOf(meta), pruneEpoch(), BATCH_LIMITS))
         }
-        if (meta.phase === 'done') {
-          meta.total = meta.done
-          writer.flush(false)
-          writer.rebuildTrigrams()
-        } else meta.total = Math.max(meta.total, meta.done)
-        writeMeta(index, 'build', meta)
         return meta.phase !== 'done'
       }, true)
       return result ?? true
+    },
+    /** True until the initial build has completed (also before it began). */
+    buildPending: () => readMeta<BuildMeta>(index, 'build')?.phase !== 'done',
+    /** Where the build stands, or null once it is complete. */
+    buildCursor(): BuildCursor | null {
+      const meta = readMeta<BuildMeta>(index, 'build') ?? inTransaction(startBuild)
+      return meta && meta.phase !== 'done' ? cursorOf(meta) : null
+    },
+    /**
+     * Write a batch read elsewhere (the build's reader thread). 'moved': the build is no longer
+     * where the batch starts, so the reader must start again from `buildCursor()`; 'busy': the
+     * sidecar was locked, try the same batch again.
+     */
+    applyBatch(batch: BuildBatch): 'applied' | 'moved' | 'busy' {
+      const result = inTransaction(() => {
+        const meta = readMeta<BuildMeta>(index, 'build')
+        if (!meta || !sameCursor(meta, batch.from)) return 'moved' as const
+        applyInTransaction(meta, batch)
+        return 'applied' as const
+      }, true)
+      return result ?? 'busy'
     },
     /**
      * Bring the index up to date after the build: rows appended since (rowid past the build's
@@ -212,6 +231,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
      */
     reindexMessage(gen: StorageGeneration, sessionID: string, messageID: string): number {
       return inTransaction(() => {
+        writeMeta(index, PRUNE_EPOCH, pruneEpoch() + 1)
         const before = writer.messageDocs(gen, sessionID, messageID)
         if (gen === 'v1') {
           const rows = source.v1MessageRows(messageID).filter((r) => r.session_id === sessionID)

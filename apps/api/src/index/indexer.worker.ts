@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { openSqlite } from '../lib/sqlite.js'
 import { probeSchema } from '../store/probe.js'
+import { createBuildPipeline } from './build-pipeline.js'
 import { createIndexer, type IndexStatus } from './indexer.js'
 import { openIndexDb, type IndexSource } from './index-db.js'
 
@@ -13,6 +14,8 @@ export interface IndexerWorkerData {
   pollMs: number
   /** Idle time between slices of the reconcile sweep. */
   sweepMs: number
+  /** A build with fewer rows left than this runs on this thread alone (a reader thread costs a start-up). */
+  pipelineMinRows: number
 }
 
 export type WorkerMessage =
@@ -28,6 +31,8 @@ const post = (message: WorkerMessage) => port.postMessage(message)
 // sidecar's writes happen here (the main thread writes only a pruned message's re-index).
 const sourceDb = openSqlite(data.sourcePath, { readonly: true, fileMustExist: true, busyTimeoutMs: 2000 })
 const index = openIndexDb(data.indexPath, data.source)
+// FTS5 merges segments through the page cache: the default 2 MB makes it re-read pages.
+index.raw.pragma('cache_size = -65536')
 const indexer = createIndexer({ sourceDb, layout: probeSchema(sourceDb), index, now: () => Date.now() })
 
 let stopped = false
@@ -35,6 +40,8 @@ let timer: NodeJS.Timeout | undefined
 let lastPost = 0
 let lastVersion = -1
 let lastSweep = 0
+/** Why the build runs slower than it could (its reader thread failed), shown with the status. */
+let notice: string | null = null
 const schedule = (ms: number) => {
   if (!stopped) timer = setTimeout(tick, ms)
 }
@@ -42,12 +49,15 @@ const report = (force = false) => {
   const now = performance.now()
   if (force || now - lastPost > 200) {
     lastPost = now
-    post({ type: 'status', status: indexer.status() })
+    post({ type: 'status', status: { ...indexer.status(), message: notice } })
   }
 }
 
 function tick() {
   try {
+    if (pipeline?.running) return
+    const cursor = pipeline?.usable ? indexer.buildCursor() : null
+    if (cursor) return pipeline!.start(cursor)
     if (indexer.buildStep(400)) {
       report()
       return schedule(0)
@@ -75,11 +85,29 @@ port.on('message', (message: { type: string }) => {
   if (message.type !== 'close') return
   stopped = true
   if (timer) clearTimeout(timer)
+  pipeline?.stop()
   sourceDb.close()
   index.close()
   post({ type: 'closed' })
 })
 
+// A large build gets its reader thread before `start` records the sessions, so the two overlap.
+const rows = indexer.source.lastRowids()
+const pipeline = indexer.buildPending() && rows.v1 + rows.v2 >= data.pipelineMinRows
+  ? createBuildPipeline({
+    sourcePath: data.sourcePath, indexPath: data.indexPath, indexer,
+    onProgress: () => report(),
+    onDone: () => {
+      report(true)
+      schedule(0)
+    },
+    onFallBack: (message) => {
+      notice = message
+      report(true)
+      schedule(0)
+    },
+  })
+  : null
 indexer.start()
 report(true)
 schedule(0)

@@ -71,10 +71,11 @@ export function createIndexSource(db: SqliteDb, layout: StorageLayout) {
       const last = (table: string) => db.getSql<{ m: number | null }>(`SELECT max(rowid) AS m FROM ${table}`)!.m ?? 0
       return { v1: v1 ? last('part') : 0, v2: v2 ? last('session_message') : 0 }
     },
-    v1Chunk: (after: number, limit: number) =>
-      db.allSql<V1PartRow>(`SELECT ${PART_COLUMNS} FROM part WHERE rowid > ? ORDER BY rowid LIMIT ?`, [after, limit]),
-    v2Chunk: (after: number, limit: number) =>
-      db.allSql<V2MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE rowid > ? ORDER BY rowid LIMIT ?`, [after, limit]),
+    /** Rows with rowid in (after, upTo], in rowid order, at most `limit`. */
+    v1Chunk: (after: number, limit: number, upTo = Number.MAX_SAFE_INTEGER) =>
+      db.allSql<V1PartRow>(`SELECT ${PART_COLUMNS} FROM part WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?`, [after, upTo, limit]),
+    v2Chunk: (after: number, limit: number, upTo = Number.MAX_SAFE_INTEGER) =>
+      db.allSql<V2MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?`, [after, upTo, limit]),
     /** `role` of 1.x messages, read without decoding large infos twice. */
     roles(ids: readonly string[]): Map<string, string> {
       const out = new Map<string, string>()

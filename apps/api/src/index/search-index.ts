@@ -34,6 +34,8 @@ export interface SearchIndexOptions {
   mode: 'worker' | 'manual'
   pollMs?: number
   sweepMs?: number
+  /** Builds with at least this many rows use a reader thread beside the writer (default 20,000). */
+  pipelineMinRows?: number
 }
 
 const readReverts = (opencode: OpenCodeHandle) =>
@@ -78,7 +80,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   let closing: Promise<void> | null = null
   let restarts = 0
   const spawn = () => {
-    const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000 }
+    const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000, pipelineMinRows: options.pipelineMinRows ?? 20_000 }
     const w = new Worker(new URL('./indexer.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
     w.on('message', (m: WorkerMessage) => {
       if (m.type === 'status') publish(m.status)

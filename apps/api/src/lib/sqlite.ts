@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import { AppError } from '../errors.js'
-import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, DummyDriver, type Compilable } from 'kysely'
+import type { Compilable } from 'kysely'
 
 export type WriteOutcome<T> = { ok: true; value: T } | { ok: false; busy: true }
 
@@ -29,18 +29,6 @@ export interface OpenOptions {
   readonly?: boolean
   fileMustExist?: boolean
   busyTimeoutMs?: number
-}
-
-/** A Kysely that only compiles; typed by the table interfaces `DB`. */
-export function createQueryBuilder<DB>(): Kysely<DB> {
-  return new Kysely<DB>({
-    dialect: {
-      createAdapter: () => new SqliteAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new SqliteIntrospector(db),
-      createQueryCompiler: () => new SqliteQueryCompiler(),
-    },
-  })
 }
 
 export const isBusyError = (error: unknown): boolean => {

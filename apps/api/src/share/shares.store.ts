@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { SqliteDb } from '../lib/sqlite.js'
-import { createQueryBuilder } from '../lib/sqlite.js'
+import { createQueryBuilder } from '../lib/query-builder.js'
 import type { LoupeDB, ShareTable } from '../loupe-db/loupe-db.tables.js'
 
 const qb = createQueryBuilder<LoupeDB>()

@@ -1,6 +1,7 @@
 import { objectPieces, type CanonicalNativeMessage, type CanonicalPieces, type JsonObject, type MessageID } from '@loupe/domain'
 import { sql } from 'kysely'
-import { createQueryBuilder, type SqliteDb } from '../lib/sqlite.js'
+import { createQueryBuilder } from '../lib/query-builder.js'
+import type { SqliteDb } from '../lib/sqlite.js'
 import type { OpenCodeV1DB } from './opencode-v1.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'

@@ -1,6 +1,7 @@
 import type { JsonObject, MessageID, NativeMessage } from '@loupe/domain'
 import { sql } from 'kysely'
-import { createQueryBuilder, type SqliteDb } from '../lib/sqlite.js'
+import { createQueryBuilder } from '../lib/query-builder.js'
+import type { SqliteDb } from '../lib/sqlite.js'
 import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
 import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
 import type { OpenCodeV2DB } from './opencode-v2.tables.js'

@@ -1,6 +1,7 @@
 import { COMPANION_METADATA_KEY, IMAGES_COMPANION } from '@loupe/domain'
 import { sql } from 'kysely'
-import { createQueryBuilder, type SqliteDb } from '../../lib/sqlite.js'
+import { createQueryBuilder } from '../../lib/query-builder.js'
+import type { SqliteDb } from '../../lib/sqlite.js'
 import type { OpenCodeV2DB } from '../../store/opencode-v2.tables.js'
 import type { StorageLayout } from '../../store/probe.js'
 

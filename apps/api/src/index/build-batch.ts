@@ -1,0 +1,112 @@
+import { codeTokens, type StorageGeneration } from '@loupe/domain'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { readMeta } from './index-db.js'
+import { NO_SCOPE, sessionKey, v1Doc, v2Docs, type SessionScope } from './index-docs.js'
+import { createMetaText, type DocInput } from './index-writer.js'
+import type { IndexSourceReader, V1PartRow, V2MessageRow } from './opencode-source.js'
+
+/** Where the initial build stands: the phase and the last rowid read of each table. */
+export interface BuildCursor {
+  phase: 'v1' | 'v2' | 'done'
+  v1After: number
+  v2After: number
+}
+
+/**
+ * Rows (from, to] of one table turned into documents, ready to write. `epoch` is the sidecar's
+ * prune epoch read before the rows were: a prune re-index since then makes the batch stale, and
+ * its rows are read again under the sidecar's write lock (see `applyBatch` in the indexer).
+ */
+export interface BuildBatch {
+  epoch: number
+  from: BuildCursor
+  to: BuildCursor
+  rows: number
+  docs: DocInput[]
+  /** The documents' code tokens (for the trigram vocabulary). */
+  terms: string[]
+}
+
+export interface BatchLimits {
+  rows: number
+  /** Text bytes: a batch of huge tool outputs ends early, so a write transaction stays short. */
+  bytes: number
+}
+
+export const CHUNK_ROWS = 256
+
+/** Meta key of the count of prune re-indexes: a build batch read before the latest one is re-read. */
+export const PRUNE_EPOCH = 'pruneEpoch'
+export const readPruneEpoch = (index: SqliteDb): number => readMeta<number>(index, PRUNE_EPOCH) ?? 0
+
+/** Documents of OpenCode rows, with the session scopes and 1.x message roles they need, cached. */
+export function createDocReader(source: IndexSourceReader, scopes: Map<string, SessionScope> = new Map()) {
+  const roles = new Map<string, string>()
+  const scopeOf = (gen: StorageGeneration, id: string): SessionScope => {
+    const key = sessionKey(gen, id)
+    let scope = scopes.get(key)
+    if (!scope) {
+      const s = source.session(gen, id)
+      scope = s ? { projectID: s.project_id, directory: s.directory } : NO_SCOPE
+      scopes.set(key, scope)
+    }
+    return scope
+  }
+  return {
+    scopes,
+    meta: createMetaText(),
+    /** One entry per row: its document, or null when it has nothing to search. */
+    v1(rows: readonly V1PartRow[]): Array<DocInput | null> {
+      const missing = rows.filter((r) => r.data !== null && !roles.has(r.message_id)).map((r) => r.message_id)
+      if (missing.length) {
+        if (roles.size > 100_000) roles.clear()
+        for (const [id, role] of source.roles(missing)) roles.set(id, role)
+      }
+      return rows.map((row) => v1Doc(row, roles.get(row.message_id) ?? 'unknown', scopeOf('v1', row.session_id)))
+    },
+    v2: (row: V2MessageRow): DocInput[] => v2Docs(row, scopeOf('v2', row.session_id)),
+  }
+}
+
+export type DocReader = ReturnType<typeof createDocReader>
+
+/**
+ * Read the build's next rows from `from` and make their documents, scope tokens and code tokens:
+ * everything but the write, so it can run on a thread of its own. Call inside a read transaction
+ * of OpenCode's file (one snapshot). A batch never spans two phases.
+ */
+export function readBatch(source: IndexSourceReader, docs: DocReader, from: BuildCursor, epoch: number, limits: BatchLimits): BuildBatch {
+  const to = { ...from }
+  const out: DocInput[] = []
+  const terms = new Set<string>()
+  let rows = 0
+  let bytes = 0
+  const take = (doc: DocInput) => {
+    const f = doc.fields
+    for (const text of [f.title, f.body, f.input, f.output]) if (text) codeTokens(text, terms)
+    bytes += f.title.length + f.body.length + f.input.length + f.output.length
+    out.push({ ...doc, meta: docs.meta(doc) })
+  }
+  while (to.phase !== 'done' && rows < limits.rows && bytes < limits.bytes) {
+    if (to.phase === 'v1') {
+      const chunk = source.v1Chunk(to.v1After, CHUNK_ROWS)
+      if (chunk.length === 0) {
+        to.phase = source.generations.v2 ? 'v2' : 'done'
+        break
+      }
+      for (const doc of docs.v1(chunk)) if (doc) take(doc)
+      to.v1After = chunk.at(-1)!.rid
+      rows += chunk.length
+    } else {
+      const chunk = source.v2Chunk(to.v2After, CHUNK_ROWS / 4)
+      if (chunk.length === 0) {
+        to.phase = 'done'
+        break
+      }
+      for (const row of chunk) for (const doc of docs.v2(row)) take(doc)
+      to.v2After = chunk.at(-1)!.rid
+      rows += chunk.length
+    }
+  }
+  return { epoch, from, to, rows, docs: out, terms: [...terms] }
+}

@@ -1,0 +1,85 @@
+import { Worker } from 'node:worker_threads'
+import type { BuildCursor } from './build-batch.js'
+import type { BuildReaderData, ReaderMessage } from './build-reader.worker.js'
+import { BATCH_LIMITS, type Indexer } from './indexer.js'
+
+export interface BuildPipelineOptions {
+  sourcePath: string
+  indexPath: string
+  indexer: Indexer
+  /** A batch was written. */
+  onProgress(): void
+  /** The build is complete. */
+  onDone(): void
+  /** The reader failed: the build goes on with `buildStep`, from the sidecar's watermark. */
+  onFallBack(message: string): void
+}
+
+export interface BuildPipeline {
+  /** Batches are being read and written (the caller's own build steps must wait). */
+  readonly running: boolean
+  /** Still usable: neither done nor failed. */
+  readonly usable: boolean
+  start(from: BuildCursor): void
+  stop(): void
+}
+
+/** Batches the reader may read ahead of the writer: enough to keep both threads busy, little memory. */
+const READ_AHEAD = 3
+
+/**
+ * The initial build as a pipeline: a reader thread reads, parses and tokenizes OpenCode's rows
+ * while this thread writes the previous batch (FTS5's inserts alone take a core). The reader
+ * starts loading at once, while the caller records sessions, and reads once `start` gives it the
+ * cursor.
+ */
+export function createBuildPipeline(options: BuildPipelineOptions): BuildPipeline {
+  const { indexer } = options
+  const data: BuildReaderData = { sourcePath: options.sourcePath, indexPath: options.indexPath, limits: BATCH_LIMITS, credits: READ_AHEAD }
+  let worker: Worker | null = new Worker(new URL('./build-reader.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
+  let running = false
+  const stop = () => {
+    running = false
+    void worker?.terminate()
+    worker = null
+  }
+  const fallBack = (w: Worker, error: Error) => {
+    if (worker !== w) return
+    stop()
+    options.onFallBack(`The index is being built on one thread (its reader thread failed: ${error.message}).`)
+  }
+  const w = worker
+  w.on('message', (message: ReaderMessage) => {
+    if (worker !== w) return
+    try {
+      let outcome = indexer.applyBatch(message.batch)
+      for (let tries = 0; outcome === 'busy' && tries < 5; tries++) outcome = indexer.applyBatch(message.batch)
+      if (outcome !== 'applied') throw new Error(`a batch could not be written (${outcome})`)
+      if (message.batch.to.phase === 'done') {
+        stop()
+        options.onDone()
+        return
+      }
+      w.postMessage({ type: 'credit' })
+      options.onProgress()
+    } catch (error) {
+      fallBack(w, error as Error)
+    }
+  })
+  w.on('error', (error) => fallBack(w, error))
+  w.on('exit', () => fallBack(w, new Error('the reader thread exited')))
+  return {
+    get running() {
+      return running
+    },
+    get usable() {
+      return worker !== null
+    },
+    start(from) {
+      if (!worker || running) return
+      running = true
+      worker.postMessage({ type: 'start', from })
+    },
+    stop,
+  }
+}
