@@ -1,9 +1,7 @@
 import { codeTokens, type StorageGeneration } from '@loupe/domain'
-import type { SqliteDb } from '../lib/sqlite.js'
-import { readMeta } from './index-db.js'
 import { NO_SCOPE, sessionKey, v1Doc, v2Docs, type SessionScope } from './index-docs.js'
 import { createMetaText, type DocInput } from './index-writer.js'
-import type { IndexSourceReader, V1PartRow, V2MessageRow } from './opencode-source.js'
+import type { IndexSourceReader, RowStamp, V1PartRow, V2MessageRow } from './opencode-source.js'
 
 /** Where the initial build stands: the phase and the last rowid read of each table. */
 export interface BuildCursor {
@@ -13,12 +11,13 @@ export interface BuildCursor {
 }
 
 /**
- * Rows (from, to] of one table turned into documents, ready to write. `epoch` is the sidecar's
- * prune epoch read before the rows were: a prune re-index since then makes the batch stale, and
- * its rows are read again under the sidecar's write lock (see `applyBatch` in the indexer).
+ * Rows (from, to] of one table turned into documents, ready to write. The batch is stale, and its
+ * rows are read again under the sidecar's write lock (`applyBatch` in the indexer), when the rows'
+ * `stamps` no longer match OpenCode's.
  */
 export interface BuildBatch {
-  epoch: number
+  /** `stampsKey` of the rows read: a prune deletes 1.x parts and rewrites 2.x rows (new time, new size). */
+  stamps: string
   from: BuildCursor
   to: BuildCursor
   rows: number
@@ -33,11 +32,11 @@ export interface BatchLimits {
   bytes: number
 }
 
+/** Rows per read: small enough that a batch stops near its byte limit, large enough to amortize a query. */
 export const CHUNK_ROWS = 256
 
-/** Meta key of the count of prune re-indexes: a build batch read before the latest one is re-read. */
-export const PRUNE_EPOCH = 'pruneEpoch'
-export const readPruneEpoch = (index: SqliteDb): number => readMeta<number>(index, PRUNE_EPOCH) ?? 0
+/** One string for a run of row stamps: equal strings, same rows in the same versions. */
+export const stampsKey = (rows: readonly RowStamp[]): string => rows.map((r) => `${r.rid}:${r.time_updated}:${r.len}`).join(',')
 
 /** Documents of OpenCode rows, with the session scopes and 1.x message roles they need, cached. */
 export function createDocReader(source: IndexSourceReader, scopes: Map<string, SessionScope> = new Map()) {
@@ -75,9 +74,10 @@ export type DocReader = ReturnType<typeof createDocReader>
  * everything but the write, so it can run on a thread of its own. Call inside a read transaction
  * of OpenCode's file (one snapshot). A batch never spans two phases.
  */
-export function readBatch(source: IndexSourceReader, docs: DocReader, from: BuildCursor, epoch: number, limits: BatchLimits): BuildBatch {
+export function readBatch(source: IndexSourceReader, docs: DocReader, from: BuildCursor, limits: BatchLimits): BuildBatch {
   const to = { ...from }
   const out: DocInput[] = []
+  const stamps: RowStamp[] = []
   const terms = new Set<string>()
   let rows = 0
   let bytes = 0
@@ -95,6 +95,7 @@ export function readBatch(source: IndexSourceReader, docs: DocReader, from: Buil
         break
       }
       for (const doc of docs.v1(chunk)) if (doc) take(doc)
+      stamps.push(...chunk)
       to.v1After = chunk.at(-1)!.rid
       rows += chunk.length
     } else {
@@ -104,9 +105,10 @@ export function readBatch(source: IndexSourceReader, docs: DocReader, from: Buil
         break
       }
       for (const row of chunk) for (const doc of docs.v2(row)) take(doc)
+      stamps.push(...chunk)
       to.v2After = chunk.at(-1)!.rid
       rows += chunk.length
     }
   }
-  return { epoch, from, to, rows, docs: out, terms: [...terms] }
+  return { stamps: stampsKey(stamps), from, to, rows, docs: out, terms: [...terms] }
 }

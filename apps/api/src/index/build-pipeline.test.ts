@@ -3,9 +3,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { copyDb, createTestDeps, realFixture, tempDir } from '../../test/harness.js'
-import { addV1Message, addV1Session, textPart, toolPart } from '../../test/search-fixtures.js'
+import { addV1Message, addV1Session, addV2Message, addV2Session, createV2Db, textPart, toolPart } from '../../test/search-fixtures.js'
 import { openOpenCode } from '../store/open-opencode.js'
-import { createDocReader, readBatch, readPruneEpoch } from './build-batch.js'
+import { createDocReader, readBatch } from './build-batch.js'
 import { indexFileFor, openIndexDb } from './index-db.js'
 import { createIndexer } from './indexer.js'
 
@@ -21,8 +21,27 @@ const docKeys = (file: string) => {
 const matches = (index: ReturnType<typeof openIndexDb>, word: string) =>
   index.getSql<{ n: number }>(`SELECT count(*) AS n FROM fts WHERE fts MATCH ?`, [word])!.n
 
-/** A copy of the real fixture with one tool output that a prune will remove. */
-async function withPrunableOutput() {
+type Opened = { file: string; dir: string }
+
+/** A sidecar and indexer over `file`, and the reader thread's first batch of it, read now. */
+function readFirstBatch({ file, dir }: Opened) {
+  const opencode = openOpenCode(file)
+  const index = openIndexDb(path.join(dir, 'index.sqlite'), { path: opencode.path, identity: opencode.identity })
+  const indexer = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index, now: Date.now })
+  indexer.start()
+  // What the reader thread does: a whole table in one batch, read before the prune.
+  const batch = opencode.db.read(() =>
+    readBatch(indexer.source, createDocReader(indexer.source), indexer.buildCursor()!, { rows: 1e9, bytes: 1e12 }))
+  const cleanup = () => {
+    index.close()
+    opencode.db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  return { batch, index, indexer, cleanup }
+}
+
+/** The real fixture plus one assistant message whose tool output a 1.x prune deletes. */
+async function v1WithPrunableOutput() {
   const dir = tempDir()
   const file = copyDb((await realFixture()).db, dir)
   const db = new Database(file)
@@ -33,33 +52,20 @@ async function withPrunableOutput() {
     parts: [textPart('the answer stays'), toolPart('bash', { command: 'cat secrets.txt' }, 'okapi-token lives here')],
   })
   db.close()
-  const opencode = openOpenCode(file)
-  const index = openIndexDb(path.join(dir, 'index.sqlite'), { path: opencode.path, identity: opencode.identity })
-  const indexer = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index, now: Date.now })
-  indexer.start()
-  // What the reader thread does: the whole 1.x table in one batch, read before the prune.
-  const batch = opencode.db.read(() =>
-    readBatch(indexer.source, createDocReader(indexer.source), indexer.buildCursor()!, readPruneEpoch(index), { rows: 1e9, bytes: 1e12 }))
   // As Loupe's 1.x prune does: the technical part's row goes (its message and text stay).
   const prune = () => {
     const raw = new Database(file)
     raw.prepare(`DELETE FROM part WHERE id = ?`).run(partIDs[1])
     raw.close()
   }
-  const cleanup = () => {
-    index.close()
-    opencode.db.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-  return { batch, index, indexer, prune, sessionID, messageID, cleanup }
+  return { ...readFirstBatch({ file, dir }), prune, sessionID, messageID }
 }
 
 describe('the build pipeline', () => {
   it('re-reads a batch read before a prune, so the pruned text never reaches the index', async () => {
-    const t = await withPrunableOutput()
+    const t = await v1WithPrunableOutput()
     expect(t.batch.docs.some((d) => d.fields.output.includes('okapi'))).toBe(true)
     t.prune()
-    // The pruned listener's re-index, committed while the batch was on its way to the writer.
     t.indexer.reindexMessage('v1', t.sessionID, t.messageID)
     expect(t.indexer.applyBatch(t.batch)).toBe('applied')
     expect(matches(t.index, 'okapi')).toBe(0)
@@ -69,11 +75,44 @@ describe('the build pipeline', () => {
     t.cleanup()
   })
 
-  it('writes a batch as read when no prune came between (the epoch is what guards it)', async () => {
-    const t = await withPrunableOutput()
-    t.prune() // without the pruned listener's re-index: the epoch did not move
+  it('does so also when the prune re-index never got the sidecar lock (the row stamps tell)', async () => {
+    const t = await v1WithPrunableOutput()
+    t.prune()
     expect(t.indexer.applyBatch(t.batch)).toBe('applied')
-    expect(matches(t.index, 'okapi')).toBe(1)
+    expect(matches(t.index, 'okapi')).toBe(0)
+    expect(matches(t.index, '"answer stays"')).toBe(1)
+    t.cleanup()
+  })
+
+  it('writes the batch as the reader made it when nothing changed (no second read)', async () => {
+    const t = await v1WithPrunableOutput()
+    // Marked so the test can tell the batch's own documents from a re-read of OpenCode.
+    const doc = t.batch.docs.find((d) => d.fields.output.includes('okapi'))!
+    doc.fields = { ...doc.fields, output: 'wombat-token lives here' }
+    expect(t.indexer.applyBatch(t.batch)).toBe('applied')
+    expect(matches(t.index, 'wombat')).toBe(1)
+    expect(matches(t.index, 'okapi')).toBe(0)
+    t.cleanup()
+  })
+
+  it('catches a 2.x prune, which rewrites the row in place', async () => {
+    const dir = tempDir()
+    const file = createV2Db(dir)
+    const db = new Database(file)
+    const time = Date.now() - 60_000
+    const sessionID = addV2Session(db, { title: 'v2 prune during build', time })
+    const tool = { type: 'tool', id: 'call_1', name: 'shell', state: { status: 'completed', input: { command: 'cat notes' }, content: [{ type: 'text', text: 'quokka-token lives here' }] } }
+    const messageID = addV2Message(db, { sessionID, type: 'assistant', time, data: { time: { created: time, completed: time + 1 }, finish: 'stop', content: [{ type: 'text', text: 'the answer stays' }, tool] } })
+    db.close()
+    const t = readFirstBatch({ file, dir })
+    expect(t.batch.docs.some((d) => d.fields.output.includes('quokka'))).toBe(true)
+    // As Loupe's 2.x prune does: the row's content rewritten, with a new time_updated.
+    const raw = new Database(file)
+    raw.prepare(`UPDATE session_message SET data = json_remove(data, '$.content[1]'), time_updated = ? WHERE id = ?`).run(time + 5000, messageID)
+    raw.close()
+    expect(t.indexer.applyBatch(t.batch)).toBe('applied')
+    expect(matches(t.index, 'quokka')).toBe(0)
+    expect(matches(t.index, '"answer stays"')).toBe(1)
     t.cleanup()
   })
 
@@ -97,6 +136,37 @@ describe('the build pipeline', () => {
 
     expect(piped.keys.length).toBeGreaterThan(20)
     expect(piped).toEqual(docKeys(file))
+    await deps.searchIndex.close()
+    deps.cleanup()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+})
+
+describe('a prune re-index', () => {
+  it('that finds the sidecar locked is tried again until it lands', async () => {
+    const dir = tempDir()
+    const file = copyDb((await realFixture()).db, dir)
+    const db = new Database(file)
+    const time = Date.now() - 60_000
+    const sessionID = addV1Session(db, { title: 'Locked sidecar', time })
+    const { messageID, partIDs } = addV1Message(db, { sessionID, role: 'assistant', time, parts: [toolPart('bash', { command: 'env' }, 'dingo-token lives here')] })
+    db.close()
+    const deps = await createTestDeps(file)
+    deps.searchIndex.runUntilIdle()
+    const sidecar = indexFileFor(deps.config.dataDir, { path: deps.opencode.path, identity: deps.opencode.identity })
+    const count = () => deps.searchIndex.db!.getSql<{ n: number }>(`SELECT count(*) AS n FROM fts WHERE fts MATCH 'dingo'`)!.n
+    expect(count()).toBe(1)
+
+    // Another writer holds the sidecar while the prune lands (its re-index waits 2 s, then gives up).
+    const blocker = new Database(sidecar)
+    blocker.exec('BEGIN IMMEDIATE')
+    deps.opencode.db.raw.prepare(`DELETE FROM part WHERE id = ?`).run(partIDs[0])
+    deps.events.emit('pruned', { storage: 'v1', sessionID, messageID, revision: 'r' })
+    expect(count()).toBe(1)
+    blocker.exec('ROLLBACK')
+    blocker.close()
+    for (let i = 0; i < 40 && count() > 0; i++) await new Promise((r) => setTimeout(r, 50))
+    expect(count()).toBe(0)
     await deps.searchIndex.close()
     deps.cleanup()
     fs.rmSync(dir, { recursive: true, force: true })

@@ -2,11 +2,12 @@ import { Worker } from 'node:worker_threads'
 import type { BuildCursor } from './build-batch.js'
 import type { BuildReaderData, ReaderMessage } from './build-reader.worker.js'
 import { BATCH_LIMITS, type Indexer } from './indexer.js'
+import type { LockCourtesy } from './lock-courtesy.js'
 
 export interface BuildPipelineOptions {
   sourcePath: string
-  indexPath: string
   indexer: Indexer
+  courtesy: LockCourtesy
   /** A batch was written. */
   onProgress(): void
   /** The build is complete. */
@@ -35,7 +36,7 @@ const READ_AHEAD = 3
  */
 export function createBuildPipeline(options: BuildPipelineOptions): BuildPipeline {
   const { indexer } = options
-  const data: BuildReaderData = { sourcePath: options.sourcePath, indexPath: options.indexPath, limits: BATCH_LIMITS, credits: READ_AHEAD }
+  const data: BuildReaderData = { sourcePath: options.sourcePath, limits: BATCH_LIMITS, credits: READ_AHEAD }
   let worker: Worker | null = new Worker(new URL('./build-reader.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
   let running = false
   const stop = () => {
@@ -46,14 +47,15 @@ export function createBuildPipeline(options: BuildPipelineOptions): BuildPipelin
   const fallBack = (w: Worker, error: Error) => {
     if (worker !== w) return
     stop()
-    options.onFallBack(`The index is being built on one thread (its reader thread failed: ${error.message}).`)
+    options.onFallBack(`Indexing fell back to one thread (its reader thread failed: ${error.message}).`)
   }
   const w = worker
   w.on('message', (message: ReaderMessage) => {
     if (worker !== w) return
     try {
+      options.courtesy.yieldIfWanted()
       let outcome = indexer.applyBatch(message.batch)
-      for (let tries = 0; outcome === 'busy' && tries < 5; tries++) outcome = indexer.applyBatch(message.batch)
+      if (outcome === 'busy') outcome = indexer.applyBatch(message.batch)
       if (outcome !== 'applied') throw new Error(`a batch could not be written (${outcome})`)
       if (message.batch.to.phase === 'done') {
         stop()

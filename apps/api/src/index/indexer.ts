@@ -6,7 +6,7 @@ import { readMeta, writeMeta } from './index-db.js'
 import { createIndexWriter, TITLE_KEY } from './index-writer.js'
 import { createIndexSource, type SourceSession, type V1PartRow, type V2MessageRow } from './opencode-source.js'
 import { createCatchUp } from './catch-up.js'
-import { CHUNK_ROWS, createDocReader, PRUNE_EPOCH, readBatch, readPruneEpoch, type BatchLimits, type BuildBatch, type BuildCursor } from './build-batch.js'
+import { CHUNK_ROWS, createDocReader, readBatch, stampsKey, type BatchLimits, type BuildBatch, type BuildCursor } from './build-batch.js'
 
 export type IndexState = 'building' | 'ready' | 'unavailable' | 'error'
 
@@ -47,7 +47,8 @@ export interface IndexerOptions {
  * Builds and maintains the sidecar from OpenCode's file. Every step is synchronous and bounded:
  * the worker thread calls them in a loop, tests call them directly. Each step holds the sidecar's
  * write lock while it reads OpenCode, so a prune's re-index on the main thread is ordered with it
- * and a stale read can never resurrect pruned text.
+ * and a stale read can never resurrect pruned text. The one exception, build batches read by the
+ * reader thread, are checked when written (`applyInTransaction`).
  */
 export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) {
   const source = createIndexSource(sourceDb, layout)
@@ -116,18 +117,21 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     return meta
   }
 
-  const pruneEpoch = () => readPruneEpoch(index)
+  const currentStamps = (from: BuildCursor, to: BuildCursor) =>
+    from.phase === 'v1' ? stampsKey(source.stamps('part', from.v1After, to.v1After))
+      : from.phase === 'v2' ? stampsKey(source.stamps('session_message', from.v2After, to.v2After)) : ''
 
   /**
    * Write one batch and move the build's cursor past it, inside the caller's write transaction.
-   * A batch read before a prune's re-index committed (the epoch moved since) may hold text that
-   * prune removed: its rows are read again here, under the write lock, so pruned text never
-   * comes back.
+   * A batch read outside the lock may hold text a prune has removed since. A prune always changes
+   * the rows' stamps (1.x prunes delete parts, 2.x prunes rewrite rows with a new time and size),
+   * whether or not its re-index on the main thread got the lock, and so does any OpenCode edit.
+   * A stale batch's rows are read again here, under the lock, so pruned text never comes back.
    */
   function applyInTransaction(meta: BuildMeta, batch: BuildBatch) {
     let rows = batch.rows
-    if (batch.epoch !== pruneEpoch()) {
-      const { from, to } = batch
+    const { from, to } = batch
+    if (batch.stamps !== currentStamps(from, to)) {
       if (from.phase === 'v1') {
         const fresh = source.v1Chunk(from.v1After, Number.MAX_SAFE_INTEGER, to.v1After)
         run.bytes += indexV1Rows(fresh, false, true)
@@ -168,7 +172,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
         const meta = readMeta<BuildMeta>(index, 'build') ?? startBuild()
         const t0 = performance.now()
         for (let first = true; meta.phase !== 'done' && (first || performance.now() - t0 < budgetMs); first = false) {
-          applyInTransaction(meta, readBatch(source, docReader, cursorOf(meta), pruneEpoch(), BATCH_LIMITS))
+          applyInTransaction(meta, readBatch(source, docReader, cursorOf(meta), BATCH_LIMITS))
         }
         return meta.phase !== 'done'
       }, true)
@@ -183,8 +187,8 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     },
     /**
      * Write a batch read elsewhere (the build's reader thread). 'moved': the build is no longer
-     * where the batch starts, so the reader must start again from `buildCursor()`; 'busy': the
-     * sidecar was locked, try the same batch again.
+     * where the batch starts (another writer moved it: the pipeline gives up and the build goes on
+     * with `buildStep`); 'busy': the sidecar was locked, the same batch may be tried again.
      */
     applyBatch(batch: BuildBatch): 'applied' | 'moved' | 'busy' {
       const result = inTransaction(() => {
@@ -227,11 +231,11 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     sweepStep: (limit = 500) => catchUp.sweep(limit),
     /**
      * Re-read one message and replace its documents (the pruning listener): parts removed from
-     * the message lose their documents in the same request. Returns documents removed.
+     * the message lose their documents in the same request. Returns documents removed, or null
+     * when the sidecar stayed locked (the caller tries again later).
      */
-    reindexMessage(gen: StorageGeneration, sessionID: string, messageID: string): number {
+    reindexMessage(gen: StorageGeneration, sessionID: string, messageID: string): number | null {
       return inTransaction(() => {
-        writeMeta(index, PRUNE_EPOCH, pruneEpoch() + 1)
         const before = writer.messageDocs(gen, sessionID, messageID)
         if (gen === 'v1') {
           const rows = source.v1MessageRows(messageID).filter((r) => r.session_id === sessionID)
@@ -243,7 +247,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
         }
         writer.removeIds([...before.values()])
         return before.size
-      }) ?? 0
+      }) ?? null
     },
     status(): IndexStatus {
       const meta = readMeta<BuildMeta>(index, 'build')

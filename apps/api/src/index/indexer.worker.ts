@@ -3,6 +3,7 @@ import { openSqlite } from '../lib/sqlite.js'
 import { probeSchema } from '../store/probe.js'
 import { createBuildPipeline } from './build-pipeline.js'
 import { createIndexer, type IndexStatus } from './indexer.js'
+import { createLockCourtesy } from './lock-courtesy.js'
 import { openIndexDb, type IndexSource } from './index-db.js'
 
 /** What the main thread passes to the indexing worker. */
@@ -14,8 +15,10 @@ export interface IndexerWorkerData {
   pollMs: number
   /** Idle time between slices of the reconcile sweep. */
   sweepMs: number
-  /** A build with fewer rows left than this runs on this thread alone (a reader thread costs a start-up). */
+  /** A build of fewer rows (by rowid) runs on this thread alone: a reader thread costs a start-up. */
   pipelineMinRows: number
+  /** The main thread's claim on the sidecar's write lock (`createLockCourtesy`). */
+  courtesy: SharedArrayBuffer
 }
 
 export type WorkerMessage =
@@ -33,6 +36,7 @@ const sourceDb = openSqlite(data.sourcePath, { readonly: true, fileMustExist: tr
 const index = openIndexDb(data.indexPath, data.source)
 // FTS5 merges segments through the page cache: the default 2 MB makes it re-read pages.
 index.raw.pragma('cache_size = -65536')
+const courtesy = createLockCourtesy(data.courtesy)
 const indexer = createIndexer({ sourceDb, layout: probeSchema(sourceDb), index, now: () => Date.now() })
 
 let stopped = false
@@ -42,7 +46,9 @@ let lastVersion = -1
 let lastSweep = 0
 /** Why the build runs slower than it could (its reader thread failed), shown with the status. */
 let notice: string | null = null
+// One pending tick at most: the pipeline's callbacks schedule too, and two loops must never run.
 const schedule = (ms: number) => {
+  if (timer) clearTimeout(timer)
   if (!stopped) timer = setTimeout(tick, ms)
 }
 const report = (force = false) => {
@@ -54,8 +60,10 @@ const report = (force = false) => {
 }
 
 function tick() {
+  timer = undefined
   try {
     if (pipeline?.running) return
+    courtesy.yieldIfWanted()
     const cursor = pipeline?.usable ? indexer.buildCursor() : null
     if (cursor) return pipeline!.start(cursor)
     if (indexer.buildStep(400)) {
@@ -92,10 +100,11 @@ port.on('message', (message: { type: string }) => {
 })
 
 // A large build gets its reader thread before `start` records the sessions, so the two overlap.
-const rows = indexer.source.lastRowids()
-const pipeline = indexer.buildPending() && rows.v1 + rows.v2 >= data.pipelineMinRows
-  ? createBuildPipeline({
-    sourcePath: data.sourcePath, indexPath: data.indexPath, indexer,
+function createPipeline() {
+  const rows = indexer.source.lastRowids()
+  if (!indexer.buildPending() || rows.v1 + rows.v2 < data.pipelineMinRows) return null
+  return createBuildPipeline({
+    sourcePath: data.sourcePath, indexer, courtesy,
     onProgress: () => report(),
     onDone: () => {
       report(true)
@@ -107,7 +116,13 @@ const pipeline = indexer.buildPending() && rows.v1 + rows.v2 >= data.pipelineMin
       schedule(0)
     },
   })
-  : null
+}
+let pipeline: ReturnType<typeof createPipeline> = null
+try {
+  pipeline = createPipeline()
+} catch (error) {
+  notice = `Indexing runs on one thread (${(error as Error).message}).`
+}
 indexer.start()
 report(true)
 schedule(0)

@@ -12,6 +12,8 @@ export interface V1PartRow {
   time_created: number
   time_updated: number
   data: string | null
+  /** Bytes of the stored data (also when `data` is withheld): part of a build batch's signature. */
+  len: number
 }
 
 /** A 2.x `session_message` row. */
@@ -23,6 +25,14 @@ export interface V2MessageRow {
   time_created: number
   time_updated: number
   data: string
+  len: number
+}
+
+/** What identifies a row's version cheaply (no overflow pages read): rowid, update time, size. */
+export interface RowStamp {
+  rid: number
+  time_updated: number
+  len: number
 }
 
 export interface SourceSession {
@@ -39,8 +49,8 @@ export interface SourceSession {
 // Small rows are typed in JS; only large ones (inline images, big tool results) are typed by
 // SQLite first, so megabytes of base64 in a file part never cross into JS.
 const SEARCHABLE_V1 = `CASE WHEN octet_length(data) <= 65536 OR (json_valid(data) AND json_extract(data, '$.type') IN ('text', 'reasoning', 'tool', 'subtask')) THEN data END`
-const PART_COLUMNS = `rowid AS rid, id, message_id, session_id, time_created, time_updated, ${SEARCHABLE_V1} AS data`
-const MESSAGE_COLUMNS = `rowid AS rid, id, session_id, type, time_created, time_updated, data`
+const PART_COLUMNS = `rowid AS rid, id, message_id, session_id, time_created, time_updated, ${SEARCHABLE_V1} AS data, octet_length(data) AS len`
+const MESSAGE_COLUMNS = `rowid AS rid, id, session_id, type, time_created, time_updated, data, octet_length(data) AS len`
 const SESSION_COLUMNS = `id, coalesce(title, '') AS title, project_id, directory, time_created, time_updated, revert`
 
 /**
@@ -76,6 +86,9 @@ export function createIndexSource(db: SqliteDb, layout: StorageLayout) {
       db.allSql<V1PartRow>(`SELECT ${PART_COLUMNS} FROM part WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?`, [after, upTo, limit]),
     v2Chunk: (after: number, limit: number, upTo = Number.MAX_SAFE_INTEGER) =>
       db.allSql<V2MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE rowid > ? AND rowid <= ? ORDER BY rowid LIMIT ?`, [after, upTo, limit]),
+    /** The stamps of rows (after, upTo] of a table, in rowid order: has any changed since a batch read them? */
+    stamps: (table: 'part' | 'session_message', after: number, upTo: number) =>
+      db.allSql<RowStamp>(`SELECT rowid AS rid, time_updated, octet_length(data) AS len FROM ${table} WHERE rowid > ? AND rowid <= ? ORDER BY rowid`, [after, upTo]),
     /** `role` of 1.x messages, read without decoding large infos twice. */
     roles(ids: readonly string[]): Map<string, string> {
       const out = new Map<string, string>()

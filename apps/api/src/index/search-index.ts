@@ -5,6 +5,7 @@ import type { SqliteDb } from '../lib/sqlite.js'
 import type { OpenCodeHandle } from '../store/open-opencode.js'
 import { checkFts5, indexFileFor, openIndexDb } from './index-db.js'
 import { createIndexer, type Indexer, type IndexStatus } from './indexer.js'
+import { createLockCourtesy } from './lock-courtesy.js'
 import { createIndexSource } from './opencode-source.js'
 import type { IndexerWorkerData, WorkerMessage } from './indexer.worker.js'
 import { createSnapshotCache, type SnapshotCache } from './snapshots.js'
@@ -74,13 +75,32 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     events.emit('indexProgress', { state: next.state, indexedParts: next.indexedParts, totalParts: next.totalParts, mbPerSecond: next.mbPerSecond })
   }
   // Snapshots need no reset: a page re-checks every document it returns against the index.
-  const unsubscribe = events.subscribe('pruned', (p) => local.reindexMessage(p.storage, p.sessionID, p.messageID))
+  // A re-index that found the sidecar locked is tried again until it lands: until then the
+  // pruned text would stay findable.
+  const courtesy = createLockCourtesy()
+  const pending = new Map<string, { storage: StorageGeneration; sessionID: string; messageID: string }>()
+  let retry: NodeJS.Timeout | null = null
+  const reindex = (storage: StorageGeneration, sessionID: string, messageID: string): number => {
+    const removed = courtesy.claim(() => local.reindexMessage(storage, sessionID, messageID))
+    const key = `${storage}:${sessionID}:${messageID}`
+    if (removed !== null) pending.delete(key)
+    else {
+      pending.set(key, { storage, sessionID, messageID })
+      retry ??= setTimeout(retryPending, 500)
+    }
+    return removed ?? 0
+  }
+  const retryPending = () => {
+    retry = null
+    for (const p of [...pending.values()]) reindex(p.storage, p.sessionID, p.messageID)
+  }
+  const unsubscribe = events.subscribe('pruned', (p) => reindex(p.storage, p.sessionID, p.messageID))
 
   let worker: Worker | null = null
   let closing: Promise<void> | null = null
   let restarts = 0
   const spawn = () => {
-    const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000, pipelineMinRows: options.pipelineMinRows ?? 20_000 }
+    const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, courtesy: courtesy.shared, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000, pipelineMinRows: options.pipelineMinRows ?? 20_000 }
     const w = new Worker(new URL('./indexer.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
     w.on('message', (m: WorkerMessage) => {
       if (m.type === 'status') publish(m.status)
@@ -110,7 +130,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
       if (reverts?.version !== version) reverts = { version, map: readReverts(opencode) }
       return reverts.map
     },
-    reindexMessage: (storage, sessionID, messageID) => local.reindexMessage(storage, sessionID, messageID),
+    reindexMessage: reindex,
     runUntilIdle() {
       local.start()
       while (local.buildStep(1000));
@@ -120,6 +140,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     },
     close() {
       unsubscribe()
+      if (retry) clearTimeout(retry)
       closing ??= (async () => {
         if (worker) {
           const w = worker
