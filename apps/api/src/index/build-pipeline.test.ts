@@ -142,6 +142,30 @@ describe('the build pipeline', () => {
   })
 })
 
+describe('after the build', () => {
+  it('merges the full-text index once, keeping every document findable', async () => {
+    const dir = tempDir()
+    const opencode = openOpenCode(copyDb((await realFixture()).db, dir))
+    const file = path.join(dir, 'index.sqlite')
+    const index = openIndexDb(file, { path: opencode.path, identity: opencode.identity })
+    const indexer = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index, now: Date.now })
+    indexer.start()
+    expect(indexer.optimizeStep()).toBe(false) // not before the build is complete
+    while (indexer.buildStep(1000));
+    const before = docKeys(file)
+    const word = index.getSql<{ term: string }>(`SELECT term FROM vocab LIMIT 1`)!.term
+    const found = matches(index, `"${word}"`)
+    expect(found).toBeGreaterThan(0)
+    expect(indexer.optimizeStep()).toBe(true)
+    expect(indexer.optimizeStep()).toBe(false)
+    expect(docKeys(file)).toEqual(before)
+    expect(matches(index, `"${word}"`)).toBe(found)
+    index.close()
+    opencode.db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+})
+
 describe('a prune re-index', () => {
   it('that finds the sidecar locked is tried again until it lands', async () => {
     const dir = tempDir()

