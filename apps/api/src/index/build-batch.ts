@@ -72,43 +72,37 @@ export type DocReader = ReturnType<typeof createDocReader>
 /**
  * Read the build's next rows from `from` and make their documents, scope tokens and code tokens:
  * everything but the write, so it can run on a thread of its own. Call inside a read transaction
- * of OpenCode's file (one snapshot). A batch never spans two phases.
+ * of OpenCode's file (one snapshot). A batch never spans two phases. With `upTo` (a stale batch
+ * read again) it reads exactly the rows up to that cursor, whatever the limits.
  */
-export function readBatch(source: IndexSourceReader, docs: DocReader, from: BuildCursor, limits: BatchLimits): BuildBatch {
+export function readBatch(source: IndexSourceReader, docs: DocReader, from: BuildCursor, limits: BatchLimits, upTo?: BuildCursor): BuildBatch {
   const to = { ...from }
   const out: DocInput[] = []
   const stamps: RowStamp[] = []
   const terms = new Set<string>()
   let rows = 0
   let bytes = 0
-  const take = (doc: DocInput) => {
+  const take = (doc: DocInput | null) => {
+    if (!doc) return
     const f = doc.fields
     for (const text of [f.title, f.body, f.input, f.output]) if (text) codeTokens(text, terms)
     bytes += f.title.length + f.body.length + f.input.length + f.output.length
     out.push({ ...doc, meta: docs.meta(doc) })
   }
-  while (to.phase !== 'done' && rows < limits.rows && bytes < limits.bytes) {
-    if (to.phase === 'v1') {
-      const chunk = source.v1Chunk(to.v1After, CHUNK_ROWS)
-      if (chunk.length === 0) {
-        to.phase = source.generations.v2 ? 'v2' : 'done'
-        break
-      }
-      for (const doc of docs.v1(chunk)) if (doc) take(doc)
-      stamps.push(...chunk)
-      to.v1After = chunk.at(-1)!.rid
-      rows += chunk.length
-    } else {
-      const chunk = source.v2Chunk(to.v2After, CHUNK_ROWS / 4)
-      if (chunk.length === 0) {
-        to.phase = 'done'
-        break
-      }
-      for (const row of chunk) for (const doc of docs.v2(row)) take(doc)
-      stamps.push(...chunk)
-      to.v2After = chunk.at(-1)!.rid
-      rows += chunk.length
+  while (to.phase !== 'done' && (upTo || (rows < limits.rows && bytes < limits.bytes))) {
+    const v1 = to.phase === 'v1'
+    const chunk = v1 ? source.v1Chunk(to.v1After, CHUNK_ROWS, upTo?.v1After) : source.v2Chunk(to.v2After, CHUNK_ROWS / 4, upTo?.v2After)
+    if (chunk.length === 0) {
+      if (upTo) Object.assign(to, upTo)
+      else to.phase = v1 && source.generations.v2 ? 'v2' : 'done'
+      break
     }
+    if (v1) docs.v1(chunk as V1PartRow[]).forEach(take)
+    else for (const row of chunk as V2MessageRow[]) docs.v2(row).forEach(take)
+    stamps.push(...chunk)
+    if (v1) to.v1After = chunk.at(-1)!.rid
+    else to.v2After = chunk.at(-1)!.rid
+    rows += chunk.length
   }
   return { stamps: stampsKey(stamps), from, to, rows, docs: out, terms: [...terms] }
 }

@@ -50,7 +50,7 @@ export interface IndexerOptions {
  * the worker thread calls them in a loop, tests call them directly. Each step holds the sidecar's
  * write lock while it reads OpenCode, so a prune's re-index on the main thread is ordered with it
  * and a stale read can never resurrect pruned text. The one exception, build batches read by the
- * reader thread, are checked when written (`applyInTransaction`).
+ * reader thread, are checked when written (`applyBatch`).
  */
 export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) {
   const source = createIndexSource(sourceDb, layout)
@@ -76,22 +76,21 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       [s.gen, s.id, seq, synced, s.title, s.project_id, s.directory, s.time_created])
   }
 
-  /** Index the documents of 1.x part rows; returns text bytes written. `fresh`: never indexed before. */
-  function indexV1Rows(rows: readonly V1PartRow[], force = false, fresh = false): number {
+  /** Index the documents of 1.x part rows; returns text bytes written. */
+  function indexV1Rows(rows: readonly V1PartRow[], force = false): number {
     const docs = docReader.v1(rows)
     let bytes = 0
     for (const [i, row] of rows.entries()) {
       const doc = docs[i]
-      if (doc) bytes += writer.upsert(doc, force, fresh)
-      else if (!fresh) writer.remove({ gen: 'v1', sessionID: row.session_id, messageID: row.message_id, partKey: row.id })
+      if (doc) bytes += writer.upsert(doc, force)
+      else writer.remove({ gen: 'v1', sessionID: row.session_id, messageID: row.message_id, partKey: row.id })
     }
     return bytes
   }
 
   /** Replace the documents of one 2.x row, dropping items it no longer has. */
-  function indexV2Row(row: V2MessageRow, force = false, fresh = false): { bytes: number; removed: number } {
+  function indexV2Row(row: V2MessageRow, force = false): { bytes: number; removed: number } {
     const docs = docReader.v2(row)
-    if (fresh) return { bytes: docs.reduce((sum, doc) => sum + writer.upsert(doc, force, true), 0), removed: 0 }
     const existing = writer.messageDocs('v2', row.session_id, row.id)
     let bytes = 0
     for (const doc of docs) {
@@ -119,36 +118,15 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     return meta
   }
 
-  const currentStamps = (from: BuildCursor, to: BuildCursor) =>
-    from.phase === 'v1' ? stampsKey(source.stamps('part', from.v1After, to.v1After))
-      : from.phase === 'v2' ? stampsKey(source.stamps('session_message', from.v2After, to.v2After)) : ''
+  const currentStamps = ({ phase, v1After, v2After }: BuildCursor, to: BuildCursor) =>
+    phase === 'done' ? '' : stampsKey(phase === 'v1' ? source.stamps('part', v1After, to.v1After) : source.stamps('session_message', v2After, to.v2After))
 
-  /**
-   * Write one batch and move the build's cursor past it, inside the caller's write transaction.
-   * A batch read outside the lock may hold text a prune has removed since. A prune always changes
-   * the rows' stamps (1.x prunes delete parts, 2.x prunes rewrite rows with a new time and size),
-   * whether or not its re-index on the main thread got the lock, and so does any OpenCode edit.
-   * A stale batch's rows are read again here, under the lock, so pruned text never comes back.
-   */
-  function applyInTransaction(meta: BuildMeta, batch: BuildBatch) {
-    let rows = batch.rows
-    const { from, to } = batch
-    if (batch.stamps !== currentStamps(from, to)) {
-      if (from.phase === 'v1') {
-        const fresh = source.v1Chunk(from.v1After, Number.MAX_SAFE_INTEGER, to.v1After)
-        run.bytes += indexV1Rows(fresh, false, true)
-        rows = fresh.length
-      } else if (from.phase === 'v2') {
-        const fresh = source.v2Chunk(from.v2After, Number.MAX_SAFE_INTEGER, to.v2After)
-        for (const row of fresh) run.bytes += indexV2Row(row, false, true).bytes
-        rows = fresh.length
-      }
-    } else {
-      for (const doc of batch.docs) run.bytes += writer.upsert(doc, false, true, false)
-      writer.addTerms(batch.terms)
-    }
+  /** Write a batch and move the build's cursor past it, inside the caller's write transaction. */
+  function writeBatch(meta: BuildMeta, batch: BuildBatch) {
+    for (const doc of batch.docs) run.bytes += writer.upsert(doc, false, true, false)
+    writer.addTerms(batch.terms)
     Object.assign(meta, batch.to)
-    meta.done += rows
+    meta.done += batch.rows
     if (meta.phase === 'done') {
       meta.total = meta.done
       writer.flush(false)
@@ -174,7 +152,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
         const meta = readMeta<BuildMeta>(index, 'build') ?? startBuild()
         const t0 = performance.now()
         for (let first = true; meta.phase !== 'done' && (first || performance.now() - t0 < budgetMs); first = false) {
-          applyInTransaction(meta, readBatch(source, docReader, cursorOf(meta), BATCH_LIMITS))
+          writeBatch(meta, readBatch(source, docReader, cursorOf(meta), BATCH_LIMITS))
         }
         return meta.phase !== 'done'
       }, true)
@@ -211,7 +189,12 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       const result = inTransaction(() => {
         const meta = readMeta<BuildMeta>(index, 'build')
         if (!meta || !sameCursor(meta, batch.from)) return 'moved' as const
-        applyInTransaction(meta, batch)
+        // Read outside the lock, the batch may hold text a prune has removed since. A prune always
+        // changes the rows' stamps (1.x prunes delete parts, 2.x prunes rewrite rows with a new
+        // time and size), whether or not its re-index on the main thread got the lock, and so
+        // does any OpenCode edit: then the same rows are read again here, under the lock.
+        const current = batch.stamps === currentStamps(batch.from, batch.to) ? batch : readBatch(source, docReader, batch.from, BATCH_LIMITS, batch.to)
+        writeBatch(meta, current)
         return 'applied' as const
       }, true)
       return result ?? 'busy'
