@@ -3,22 +3,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { copyDb, createTestDeps, realFixture, tempDir } from '../../test/harness.js'
+import { docKeys, openIndexer } from '../../test/index-fixtures.js'
 import { addV1Message, addV1Session, addV2Message, addV2Session, createV2Db, textPart, toolPart } from '../../test/search-fixtures.js'
 import { openOpenCode } from '../store/open-opencode.js'
 import { createDocReader, readBatch } from './build-batch.js'
-import { indexFileFor, openIndexDb } from './index-db.js'
-import { createIndexer } from './indexer.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { indexFileFor } from './index-db.js'
 
-const docKeys = (file: string) => {
-  const db = new Database(file, { readonly: true })
-  const keys = (db.prepare(`SELECT gen || ' ' || session_id || ' ' || message_id || ' ' || part_key AS k FROM doc ORDER BY k`).all() as Array<{ k: string }>).map((r) => r.k)
-  const fts = (db.prepare(`SELECT count(*) AS n FROM fts`).get() as { n: number }).n
-  const vocab = (db.prepare(`SELECT count(*) AS n FROM vocab`).get() as { n: number }).n
-  db.close()
-  return { keys, fts, vocab }
-}
-
-const matches = (index: ReturnType<typeof openIndexDb>, word: string) =>
+const matches = (index: SqliteDb, word: string) =>
   index.getSql<{ n: number }>(`SELECT count(*) AS n FROM fts WHERE fts MATCH ?`, [word])!.n
 
 type Opened = { file: string; dir: string }
@@ -26,9 +18,7 @@ type Opened = { file: string; dir: string }
 /** A sidecar and indexer over `file`, and the reader thread's first batch of it, read now. */
 function readFirstBatch({ file, dir }: Opened) {
   const opencode = openOpenCode(file)
-  const index = openIndexDb(path.join(dir, 'index.sqlite'), { path: opencode.path, identity: opencode.identity })
-  const indexer = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index, now: Date.now })
-  indexer.start()
+  const { index, indexer } = openIndexer(opencode, path.join(dir, 'index.sqlite'))
   // What the reader thread does: a whole table in one batch, read before the prune.
   const batch = opencode.db.read(() =>
     readBatch(indexer.source, createDocReader(indexer.source), indexer.buildCursor()!, { rows: 1e9, bytes: 1e12 }))
@@ -61,15 +51,22 @@ async function v1WithPrunableOutput() {
   return { ...readFirstBatch({ file, dir }), prune, sessionID, messageID }
 }
 
+type Batched = ReturnType<typeof readFirstBatch>
+
+/** Write the batch read before the prune: the pruned marker must not be found, the rest must. */
+function expectPrunedAway(t: Batched, marker: string) {
+  expect(t.indexer.applyBatch(t.batch)).toBe('applied')
+  expect(matches(t.index, marker)).toBe(0)
+  expect(matches(t.index, '"answer stays"')).toBe(1)
+}
+
 describe('the build pipeline', () => {
   it('re-reads a batch read before a prune, so the pruned text never reaches the index', async () => {
     const t = await v1WithPrunableOutput()
     expect(t.batch.docs.some((d) => d.fields.output.includes('okapi'))).toBe(true)
     t.prune()
     t.indexer.reindexMessage('v1', t.sessionID, t.messageID)
-    expect(t.indexer.applyBatch(t.batch)).toBe('applied')
-    expect(matches(t.index, 'okapi')).toBe(0)
-    expect(matches(t.index, '"answer stays"')).toBe(1)
+    expectPrunedAway(t, 'okapi')
     // The batch now lies behind the build's cursor: it is refused, not written twice.
     expect(t.indexer.applyBatch(t.batch)).toBe('moved')
     t.cleanup()
@@ -78,9 +75,7 @@ describe('the build pipeline', () => {
   it('does so also when the prune re-index never got the sidecar lock (the row stamps tell)', async () => {
     const t = await v1WithPrunableOutput()
     t.prune()
-    expect(t.indexer.applyBatch(t.batch)).toBe('applied')
-    expect(matches(t.index, 'okapi')).toBe(0)
-    expect(matches(t.index, '"answer stays"')).toBe(1)
+    expectPrunedAway(t, 'okapi')
     t.cleanup()
   })
 
@@ -110,9 +105,7 @@ describe('the build pipeline', () => {
     const raw = new Database(file)
     raw.prepare(`UPDATE session_message SET data = json_remove(data, '$.content[1]'), time_updated = ? WHERE id = ?`).run(time + 5000, messageID)
     raw.close()
-    expect(t.indexer.applyBatch(t.batch)).toBe('applied')
-    expect(matches(t.index, 'quokka')).toBe(0)
-    expect(matches(t.index, '"answer stays"')).toBe(1)
+    expectPrunedAway(t, 'quokka')
     t.cleanup()
   })
 
@@ -127,9 +120,7 @@ describe('the build pipeline', () => {
     const dir = tempDir()
     const opencode = openOpenCode(copyDb(fixture, dir))
     const file = path.join(dir, 'single.sqlite')
-    const index = openIndexDb(file, { path: opencode.path, identity: opencode.identity })
-    const single = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index, now: Date.now })
-    single.start()
+    const { index, indexer: single } = openIndexer(opencode, file)
     while (single.buildStep(1000));
     index.close()
     opencode.db.close()
@@ -147,9 +138,7 @@ describe('after the build', () => {
     const dir = tempDir()
     const opencode = openOpenCode(copyDb((await realFixture()).db, dir))
     const file = path.join(dir, 'index.sqlite')
-    const index = openIndexDb(file, { path: opencode.path, identity: opencode.identity })
-    const indexer = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index, now: Date.now })
-    indexer.start()
+    const { index, indexer } = openIndexer(opencode, file)
     expect(indexer.optimizeStep()).toBe(false) // not before the build is complete
     while (indexer.buildStep(1000));
     const before = docKeys(file)

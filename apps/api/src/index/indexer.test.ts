@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { docKeys } from '../../test/index-fixtures.js'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, TEST_NOW, type TestDeps } from '../../test/harness.js'
 import { addV1Message, addV1Session, bumpSequence, textPart, toolPart } from '../../test/search-fixtures.js'
 import { openSqlite } from '../lib/sqlite.js'
@@ -10,13 +11,6 @@ import { indexFileFor, openIndexDb } from './index-db.js'
 import { createIndexer } from './indexer.js'
 
 const T = TEST_NOW - 7_200_000
-const docKeys = (file: string) => {
-  const db = new Database(file, { readonly: true })
-  const rows = db.prepare(`SELECT gen || ' ' || session_id || ' ' || message_id || ' ' || part_key AS k FROM doc ORDER BY k`).all() as Array<{ k: string }>
-  const fts = (db.prepare(`SELECT count(*) AS n FROM fts`).get() as { n: number }).n
-  db.close()
-  return { keys: rows.map((r) => r.k), fts }
-}
 
 describe('createIndexer', () => {
   it('resumes an interrupted build from its watermark and ends with the same documents as a full build', async () => {
