@@ -1,5 +1,5 @@
 import { createSignal, onCleanup, type Accessor } from 'solid-js'
-import { createCursorList } from '../../lib/cursor-list'
+import { createCursorList, type CursorList } from '../../lib/cursor-list'
 import type { Api, RouterInputs, RouterOutputs } from '../../lib/trpc'
 
 export type SearchAnswer = RouterOutputs['history']['search']
@@ -8,19 +8,11 @@ export type SearchKind = SearchHit['kind']
 export type SearchInput = Omit<RouterInputs['history']['search'], 'cursor' | 'limit'>
 export type IndexStatus = RouterOutputs['history']['status']
 
-export interface SearchState {
+/** The hits' cursor list, under search's names: `hits` are its items, `answer` its last page. */
+export type SearchState = Omit<CursorList<SearchHit, SearchAnswer>, 'items' | 'page'> & {
   hits: Accessor<SearchHit[]>
   /** The last page's answer: mode, totals, notices, index state. */
   answer: Accessor<SearchAnswer | undefined>
-  loading: Accessor<'initial' | 'more' | false>
-  error: Accessor<unknown>
-  hasMore: Accessor<boolean>
-  loadMore: () => void
-  retry: () => void
-  /** Ask again from the first page (the index became ready). */
-  refresh: () => void
-  /** Stop walking the literal scan (it continues on "Load more"). */
-  stop: () => void
 }
 
 /** While the index is being built, keep scanning until a page of hits has been found. */
@@ -38,8 +30,8 @@ export function createSearch(api: Api, input: Accessor<SearchInput | null>, page
     read: (page: SearchAnswer) => ({ items: page.hits, cursor: page.cursor }),
     fillMore: (page, hits) => page.mode === 'scan' && hits.length < SCAN_FILL,
   })
-  const { items: hits, page: answer, loading, error, hasMore, loadMore, retry, refresh, stop } = list
-  return { hits, answer, loading, error, hasMore, loadMore, retry, refresh, stop }
+  const { items: hits, page: answer, ...rest } = list
+  return { hits, answer, ...rest }
 }
 
 /**

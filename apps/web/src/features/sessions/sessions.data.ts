@@ -1,5 +1,5 @@
 import type { Accessor } from 'solid-js'
-import { createCursorList } from '../../lib/cursor-list'
+import { createCursorList, type CursorList } from '../../lib/cursor-list'
 import { createQuery } from '../../lib/query'
 import type { Api, RouterInputs, RouterOutputs } from '../../lib/trpc'
 
@@ -7,16 +7,9 @@ export type SessionSummary = RouterOutputs['sessions']['list']['sessions'][numbe
 export type Project = RouterOutputs['sessions']['projects'][number]
 export type SessionFilters = Omit<RouterInputs['sessions']['list'], 'cursor' | 'limit'>
 
-export interface SessionListState {
+/** The session cursor list: `sessions` are its items (`loading` is `initial` until the first page). */
+export type SessionListState = Pick<CursorList<SessionSummary, unknown>, 'loading' | 'error' | 'hasMore' | 'loadMore' | 'retry' | 'refresh'> & {
   sessions: Accessor<SessionSummary[]>
-  /** `initial` until the first page of the current filters arrives; `more` while paging. */
-  loading: Accessor<'initial' | 'more' | false>
-  error: Accessor<unknown>
-  hasMore: Accessor<boolean>
-  loadMore: () => void
-  retry: () => void
-  /** Reload from the first page (after something was added elsewhere). */
-  refresh: () => void
 }
 
 /**
