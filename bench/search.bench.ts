@@ -16,7 +16,9 @@ import path from 'node:path'
 import { parseQuery, tokenize } from '@loupe/domain'
 import { startLoupeServer } from '../tools/loupe-server.mjs'
 import { matchFor } from '../apps/api/src/features/history/index-search.js'
+import { wrapSqlite } from '../apps/api/src/lib/sqlite.js'
 import type { ResolvedScope } from '../apps/api/src/features/history/history-scope.js'
+import { createHttpClient } from './http-client.js'
 import { openInProcess, scanToEnd } from './search-inprocess.js'
 
 const args = process.argv.slice(2)
@@ -57,11 +59,11 @@ async function main() {
   const t0 = performance.now()
   const server = await startLoupeServer({ db, dir: work, readyTimeoutMs: 120_000 })
   const headers = { authorization: `Bearer ${server.token}` }
+  const client = createHttpClient(server.baseURL, headers)
   const call = async <T>(proc: string, input?: unknown): Promise<T> => {
-    const url = `${server.baseURL}/trpc/${proc}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
-    const res = await fetch(url, { headers })
-    const body = (await res.json()) as { result?: { data: T }; error?: unknown }
-    if (!res.ok || !body.result) throw new Error(`${proc} failed: ${JSON.stringify(body.error)}`)
+    const res = await client.get(`/trpc/${proc}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`)
+    const body = JSON.parse(res.body.toString('utf8')) as { result?: { data: T }; error?: unknown }
+    if (res.status !== 200 || !body.result) throw new Error(`${proc} failed: ${JSON.stringify(body.error)}`)
     return body.result.data
   }
   try {
@@ -99,15 +101,19 @@ async function main() {
     const rows: string[][] = []
     const notes: string[] = []
     const http: number[] = []
+    const healthz: number[] = []
     for (let i = 0; i < RUNS; i++) {
-      const s = performance.now()
+      let s = performance.now()
       await call('history.status')
       http.push(performance.now() - s)
+      s = performance.now()
+      await client.get('/healthz')
+      healthz.push(performance.now() - s)
     }
     const ranked = openInProcess(db, path.join(work, 'loupe'))
     const scanner = openInProcess(db, path.join(work, 'scan-only'))
     for (const q of queries) {
-      const built = matchFor(wrap(index), parseQuery(q.query), scope).match!
+      const built = matchFor(wrapSqlite(index, indexPath, 5000), parseQuery(q.query), scope).match!
       const sql = `SELECT rowid, snippet(fts, -1, '[', ']', '…', 24) FROM fts WHERE fts MATCH '${built.match.replace(/'/g, "''")}' ORDER BY rank LIMIT 20;`
       const a = cliTimes(indexPath, sql, RUNS)
       // (b) and in-process alternate, after 3 warm-up runs of each, so neither warms the other's cache.
@@ -135,24 +141,16 @@ async function main() {
     await ranked.close()
     await scanner.close()
     printTable(['query', 'text', 'hits/ranked', '(a) CLI p50/p95 ms', '(b) HTTP p50/p95 ms', 'in-process p50', '(c) full scan ms', '(b) ≤ 1.5(a)+2', '(c)/(b)'], rows)
-    console.log(`HTTP round trip of history.status (no search): p50 ${ms(pct(http, 50))} ms. (a) is the CLI's wall clock (1 ms resolution).`)
+    console.log(`HTTP round trips without a search: history.status p50 ${ms(pct(http, 50))} ms, /healthz (no tRPC) p50 ${ms(pct(healthz, 50))} ms. (a) is the CLI's wall clock (1 ms resolution).`)
     for (const n of notes) console.log(`note: ${n}`)
     console.log(`\nTargets: index ≥ 20 MB/s → ${(status.mbPerSecond).toFixed(1)} MB/s (worker), ${(status.bytes / 1e6 / buildS).toFixed(1)} MB/s (end to end).`)
     console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; sqlite3 CLI ${cliVersion()}.`)
     index.close()
   } finally {
+    client.close()
     await server.stop()
     if (!args.includes('--keep')) fs.rmSync(work, { recursive: true, force: true })
   }
-}
-
-/** matchFor wants the api's SqliteDb; the few calls it makes are plain statements. */
-function wrap(db: Database.Database) {
-  return {
-    raw: db,
-    allSql: (sql: string, p: unknown[] = []) => db.prepare(sql).all(...p),
-    getSql: (sql: string, p: unknown[] = []) => db.prepare(sql).get(...p),
-  } as never
 }
 
 /** A rare, a mid-frequency and a very common word, a phrase, and a piece of a code token. */

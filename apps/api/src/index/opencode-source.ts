@@ -46,6 +46,18 @@ export interface SourceSession {
   revert: string | null
 }
 
+/** A session as a search hit shows it: its title, and where a staged revert hides what follows. */
+export interface SessionHead {
+  title: string
+  /** Messages from this id on are behind a staged revert; null without one. */
+  revertFrom: string | null
+}
+
+const revertMessage = (revert: string | null): string | null => {
+  const messageID = revert === null ? undefined : parseObject(revert)?.messageID
+  return typeof messageID === 'string' ? messageID : null
+}
+
 // Small rows are typed in JS; only large ones (inline images, big tool results) are typed by
 // SQLite first, so megabytes of base64 in a file part never cross into JS.
 const SEARCHABLE_V1 = `CASE WHEN octet_length(data) <= 65536 OR (json_valid(data) AND json_extract(data, '$.type') IN ('text', 'reasoning', 'tool', 'subtask')) THEN data END`
@@ -106,13 +118,16 @@ export function createIndexSource(db: SqliteDb, layout: StorageLayout) {
       const row = db.getSql<Omit<SourceSession, 'gen'>>(`SELECT ${SESSION_COLUMNS} FROM ${sessionTable(gen)} s WHERE id = ?`, [id])
       return row ? { gen, ...row } : undefined
     },
-    /** Titles of these sessions (one query per generation); absent ids are gone. */
-    titles(gen: StorageGeneration, ids: readonly string[]): Map<string, string> {
-      const out = new Map<string, string>()
+    /**
+     * Title and staged revert boundary of these sessions (one query per generation); absent ids
+     * are gone. Read per page of hits, so a search never scans every session.
+     */
+    heads(gen: StorageGeneration, ids: readonly string[]): Map<string, SessionHead> {
+      const out = new Map<string, SessionHead>()
       for (const group of chunk([...new Set(ids)])) {
-        const rows = db.allSql<{ id: string; title: string | null }>(
-          `SELECT id, title FROM ${sessionTable(gen)} WHERE id IN (${group.map(() => '?').join(',')})`, group)
-        for (const r of rows) out.set(r.id, r.title ?? '')
+        const rows = db.allSql<{ id: string; title: string | null; revert: string | null }>(
+          `SELECT id, title, revert FROM ${sessionTable(gen)} WHERE id IN (${group.map(() => '?').join(',')})`, group)
+        for (const r of rows) out.set(r.id, { title: r.title ?? '', revertFrom: revertMessage(r.revert) })
       }
       return out
     },
@@ -151,8 +166,8 @@ export function createIndexSource(db: SqliteDb, layout: StorageLayout) {
       const out = new Map<string, string>()
       for (const [gen, sql] of sessionQueries) {
         for (const s of db.allSql<{ id: string; revert: string | null }>(`SELECT id, revert FROM (${sql}) WHERE revert IS NOT NULL`)) {
-          const messageID = parseObject(s.revert)?.messageID
-          if (typeof messageID === 'string') out.set(`${gen}:${s.id}`, messageID)
+          const messageID = revertMessage(s.revert)
+          if (messageID) out.set(`${gen}:${s.id}`, messageID)
         }
       }
       return out

@@ -42,9 +42,9 @@ const USER_COLUMNS = '{title body tool input output}'
  */
 export function rankCandidates(db: SqliteDb, match: string, range: { min: number; max: number }, cap: number): RankedCandidates {
   // Ids only (plucked): materializing thousands of row objects costs more than ranking them.
-  const ids = db.raw.prepare(
+  const ids = db.pluckSql<number>(
     `SELECT rowid FROM (SELECT rowid, rank AS r FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)
-      ORDER BY rowid DESC LIMIT ?) ORDER BY r, rowid DESC`).pluck().all(match, range.min, range.max, cap + 1) as number[]
+      ORDER BY rowid DESC LIMIT ?) ORDER BY r, rowid DESC`, [match, range.min, range.max, cap + 1])
   const truncated = ids.length > cap
   if (truncated) {
     let oldest = 0
@@ -67,13 +67,12 @@ export const EXPANSION_SHARE = 0.05
  */
 export function rankDiscountingExpansions(db: SqliteDb, match: string, expansions: string, range: { min: number; max: number }, cap: number): RankedCandidates {
   const inRange = `fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)`
-  const rows = db.raw.prepare(`SELECT rowid, rank FROM fts WHERE ${inRange} ORDER BY rowid DESC LIMIT ?`).raw()
-    .all(match, range.min, range.max, cap + 1) as Array<[number, number]>
+  const rows = db.rowsSql<[number, number]>(`SELECT rowid, rank FROM fts WHERE ${inRange} ORDER BY rowid DESC LIMIT ?`, [match, range.min, range.max, cap + 1])
   const truncated = rows.length > cap
   if (truncated) rows.pop()
   if (rows.length === 0) return { ids: [], ranks: [], truncated }
-  const part = new Map(db.raw.prepare(`SELECT rowid, rank FROM fts WHERE ${inRange} AND +rowid IN (SELECT value FROM json_each(?))`).raw()
-    .all(expansions, rows.at(-1)![0], rows[0]![0], JSON.stringify(rows.map((r) => r[0]))) as Array<[number, number]>)
+  const part = new Map(db.rowsSql<[number, number]>(`SELECT rowid, rank FROM fts WHERE ${inRange} AND +rowid IN (SELECT value FROM json_each(?))`,
+    [expansions, rows.at(-1)![0], rows[0]![0], JSON.stringify(rows.map((r) => r[0]))]))
   const ranked = rows.map(([id, rank]): [number, number] => [id, rank - (1 - EXPANSION_SHARE) * (part.get(id) ?? 0)])
   ranked.sort((a, b) => a[1] - b[1] || b[0] - a[0])
   return { ids: ranked.map((r) => r[0]), ranks: ranked.map((r) => r[1]), truncated }

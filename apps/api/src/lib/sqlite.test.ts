@@ -23,6 +23,18 @@ function lockedPair() {
 }
 
 describe('SqliteDb', () => {
+  it('answers the same statement as objects, plucked values or arrays, whichever was asked first', () => {
+    const db = openSqlite(':memory:')
+    db.runSql('CREATE TABLE t (a INTEGER, b TEXT)')
+    db.runSql(`INSERT INTO t VALUES (1, 'x'), (2, 'y')`)
+    const sql = 'SELECT a, b FROM t ORDER BY a'
+    expect(db.pluckSql<number>(sql)).toEqual([1, 2])
+    expect(db.allSql(sql)).toEqual([{ a: 1, b: 'x' }, { a: 2, b: 'y' }])
+    expect(db.rowsSql(sql)).toEqual([[1, 'x'], [2, 'y']])
+    expect(db.pluckSql<number>(sql)).toEqual([1, 2])
+    db.close()
+  })
+
   it('turns a lock held by another connection into a typed maintenance_required on read', () => {
     const { db, holder } = lockedPair()
     holder.exec('BEGIN EXCLUSIVE')

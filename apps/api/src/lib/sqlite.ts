@@ -18,6 +18,10 @@ export interface SqliteDb {
   allSql<R>(sql: string, params?: readonly unknown[]): R[]
   getSql<R>(sql: string, params?: readonly unknown[]): R | undefined
   runSql(sql: string, params?: readonly unknown[]): number
+  /** The first column of every row: for thousands of ids, no row objects are built. */
+  pluckSql<R>(sql: string, params?: readonly unknown[]): R[]
+  /** Every row as an array of its columns. */
+  rowsSql<R extends unknown[]>(sql: string, params?: readonly unknown[]): R[]
   /** A group of reads in one deferred transaction: one consistent snapshot. */
   read<T>(fn: () => T): T
   /** `BEGIN IMMEDIATE … COMMIT`; SQLITE_BUSY at any point rolls back and answers `busy`. */
@@ -44,11 +48,15 @@ export function openSqlite(path: string, options: OpenOptions = {}): SqliteDb {
 }
 
 export function wrapSqlite(raw: Database.Database, path: string, readBusyMs: number): SqliteDb {
-  const cache = new Map<string, Database.Statement>()
-  const prepare = (sql: string) => {
+  // One cache per result shape: pluck() and raw() change the statement they are called on.
+  const caches = { object: new Map<string, Database.Statement>(), pluck: new Map<string, Database.Statement>(), rows: new Map<string, Database.Statement>() }
+  const prepare = (sql: string, shape: keyof typeof caches = 'object') => {
+    const cache = caches[shape]
     let stmt = cache.get(sql)
     if (!stmt) {
       stmt = raw.prepare(sql)
+      if (shape === 'pluck') stmt.pluck()
+      if (shape === 'rows') stmt.raw()
       if (cache.size > 500) cache.clear()
       cache.set(sql, stmt)
     }
@@ -58,6 +66,8 @@ export function wrapSqlite(raw: Database.Database, path: string, readBusyMs: num
   const allSql = <R>(sql: string, params: readonly unknown[] = []) => prepare(sql).all(...params) as R[]
   const getSql = <R>(sql: string, params: readonly unknown[] = []) => prepare(sql).get(...params) as R | undefined
   const runSql = (sql: string, params: readonly unknown[] = []) => prepare(sql).run(...params).changes
+  const pluckSql = <R>(sql: string, params: readonly unknown[] = []) => prepare(sql, 'pluck').all(...params) as R[]
+  const rowsSql = <R extends unknown[]>(sql: string, params: readonly unknown[] = []) => prepare(sql, 'rows').all(...params) as R[]
 
   return {
     raw,
@@ -77,6 +87,8 @@ export function wrapSqlite(raw: Database.Database, path: string, readBusyMs: num
     allSql,
     getSql,
     runSql,
+    pluckSql,
+    rowsSql,
     read: <T>(fn: () => T): T => {
       if (raw.inTransaction) return fn()
       try {
@@ -101,7 +113,7 @@ export function wrapSqlite(raw: Database.Database, path: string, readBusyMs: num
       }
     },
     close: () => {
-      cache.clear()
+      for (const cache of Object.values(caches)) cache.clear()
       if (raw.open) raw.close()
     },
   }

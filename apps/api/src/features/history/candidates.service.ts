@@ -54,8 +54,8 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
   if (!match) return empty
   const min = scope.since !== null ? idFloorForTime(scope.since) : 0
   const max = Math.min(scope.until !== null ? idCeilForTime(scope.until) : Number.MAX_SAFE_INTEGER, maxDocId(db))
-  const ids = db.raw.prepare(`SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) LIMIT ?`)
-    .pluck().all(match.match, min, max, CANDIDATE_DOCS + 1) as number[]
+  const ids = db.pluckSql<number>(`SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) LIMIT ?`,
+    [match.match, min, max, CANDIDATE_DOCS + 1])
   let truncated = ids.length > CANDIDATE_DOCS
   const boundaries = deps.searchIndex.revertBoundaries()
   const bySession = new Map<string, Set<string>>()
@@ -104,7 +104,7 @@ function planAll(deps: AppDeps, bySession: Map<string, Set<string>>, truncated: 
       }
     }
     if (found.length === 0) continue
-    const title = deps.opencode.db.read(() => source.titles(storage, [sessionID])).get(sessionID) ?? ''
+    const title = deps.opencode.db.read(() => source.heads(storage, [sessionID])).get(sessionID)?.title ?? ''
     answer.sessions.push({ sessionID, storage, title, candidates: found })
   }
   answer.sessions.sort((a, b) => sumBytes(b) - sumBytes(a))

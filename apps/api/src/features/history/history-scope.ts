@@ -2,7 +2,7 @@ import { bindScope, type ParsedQuery, type SearchKind, type SnippetSegment, type
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { MatchScope } from '../../index/fts-query.js'
-import { createIndexSource, type IndexSourceReader } from '../../index/opencode-source.js'
+import { createIndexSource, type IndexSourceReader, type SessionHead } from '../../index/opencode-source.js'
 import { resolveSession } from '../sessions/resolve-session.js'
 import type { SearchInput } from './history.schema.js'
 
@@ -50,7 +50,7 @@ export function resolveScope(deps: AppDeps, input: Omit<SearchInput, 'query' | '
     const resolved = resolveSession(opencode, input.sessionID, input.storage)
     session = input.storage ? { storage: input.storage, id: resolved.session.id } : { id: resolved.session.id }
   }
-  opencode.db.read(() => {
+  if (input.projectID || input.directory) opencode.db.read(() => {
     if (input.projectID && !source.hasSession('project_id', input.projectID)) throw new AppError('not_found', `No sessions in project ${input.projectID}.`)
     if (input.directory && !source.hasSession('directory', input.directory)) throw new AppError('not_found', 'No session was started in that directory.')
   })
@@ -76,17 +76,17 @@ export function resolveScope(deps: AppDeps, input: Omit<SearchInput, 'query' | '
   return { match, since: input.since ?? null, until: input.until ?? null, sessions, binding, source }
 }
 
-/** Session titles for hits (`storage:id` keys), read live: titles change after the first prompt. */
-export function sessionTitles(source: IndexSourceReader, keys: Iterable<string>): Map<string, string> {
+/** Title and revert boundary of the sessions of hits (`storage:id` keys), read live: titles change after the first prompt. */
+export function sessionHeads(source: IndexSourceReader, keys: Iterable<string>): Map<string, SessionHead> {
   const byGen = new Map<StorageGeneration, string[]>()
   for (const key of new Set(keys)) {
     const [gen, id] = key.split(':') as [StorageGeneration, string]
     byGen.set(gen, [...(byGen.get(gen) ?? []), id])
   }
-  const out = new Map<string, string>()
+  const out = new Map<string, SessionHead>()
   for (const [gen, ids] of byGen) {
     if (!source.generations[gen]) continue
-    for (const [id, title] of source.titles(gen, ids)) out.set(`${gen}:${id}`, title)
+    for (const [id, head] of source.heads(gen, ids)) out.set(`${gen}:${id}`, head)
   }
   return out
 }

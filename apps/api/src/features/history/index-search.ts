@@ -4,7 +4,7 @@ import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
 import { countTermDocs, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
 import type { SearchSnapshot } from '../../index/snapshots.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
-import { sessionTitles, type ResolvedScope, type SearchHit } from './history-scope.js'
+import { sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
 
 /** Ranked answers rank at most this many of the newest matches (a common word stays fast). */
 export const CANDIDATE_CAP = 2000
@@ -60,14 +60,13 @@ export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope
  * remove hits from later pages, never duplicate or reorder them.
  */
 export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSnapshot, scope: ResolvedScope, offset: number, limit: number) {
-  const boundaries = deps.searchIndex.revertBoundaries()
   const hits: SearchHit[] = []
   let at = offset
   while (hits.length < limit && at < snapshot.ids.length) {
     // Usually the page itself; another batch only when some candidates dropped out (pruned, reverted).
     const batch = snapshot.ids.slice(at, at + limit - hits.length)
     const docs = pageDocs(db, snapshot.highlight, batch)
-    const titles = deps.opencode.db.read(() => sessionTitles(scope.source, [...docs.values()].map(({ meta: m }) => `${m.gen}:${m.session_id}`)))
+    const heads = deps.opencode.db.read(() => sessionHeads(scope.source, [...docs.values()].map(({ meta: m }) => `${m.gen}:${m.session_id}`)))
     for (const id of batch) {
       const rank = snapshot.ranks?.[at]
       at++
@@ -75,11 +74,10 @@ export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSn
       if (!page) continue
       const { meta: doc, found } = page
       const key = `${doc.gen}:${doc.session_id}`
-      const boundary = boundaries.get(key)
-      const title = titles.get(key)
-      if (title === undefined || (boundary && doc.message_id && doc.message_id >= boundary)) continue
+      const head = heads.get(key)
+      if (!head || (head.revertFrom && doc.message_id && doc.message_id >= head.revertFrom)) continue
       const hit: SearchHit = {
-        sessionID: doc.session_id, storage: doc.gen, sessionTitle: title, messageID: doc.message_id || null,
+        sessionID: doc.session_id, storage: doc.gen, sessionTitle: head.title, messageID: doc.message_id || null,
         kind: doc.kind, snippet: found.snippet, score: -(rank ?? found.rank), time: doc.time,
       }
       if (doc.tool) hit.tool = doc.tool
