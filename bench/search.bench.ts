@@ -9,7 +9,7 @@
 //   (b) Loupe's history.search over HTTP,
 //   (c) the literal-scan fallback walking every page to the end.
 import Database from 'better-sqlite3'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -18,7 +18,6 @@ import { startLoupeServer } from '../tools/loupe-server.mjs'
 import { matchFor } from '../apps/api/src/features/history/index-search.js'
 import { wrapSqlite } from '../apps/api/src/lib/sqlite.js'
 import type { ResolvedScope } from '../apps/api/src/features/history/history-scope.js'
-import { createHttpClient } from './http-client.js'
 import { openInProcess, scanToEnd } from './search-inprocess.js'
 
 const args = process.argv.slice(2)
@@ -59,11 +58,11 @@ async function main() {
   const t0 = performance.now()
   const server = await startLoupeServer({ db, dir: work, readyTimeoutMs: 120_000 })
   const headers = { authorization: `Bearer ${server.token}` }
-  const client = createHttpClient(server.baseURL, headers)
+  const trpcPath = (proc: string, input?: unknown) => `/trpc/${proc}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`
   const call = async <T>(proc: string, input?: unknown): Promise<T> => {
-    const res = await client.get(`/trpc/${proc}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`)
-    const body = JSON.parse(res.body.toString('utf8')) as { result?: { data: T }; error?: unknown }
-    if (res.status !== 200 || !body.result) throw new Error(`${proc} failed: ${JSON.stringify(body.error)}`)
+    const res = await fetch(server.baseURL + trpcPath(proc, input), { headers })
+    const body = (await res.json()) as { result?: { data: T }; error?: unknown }
+    if (!res.ok || !body.result) throw new Error(`${proc} failed: ${JSON.stringify(body.error)}`)
     return body.result.data
   }
   try {
@@ -100,30 +99,19 @@ async function main() {
     const scope = { match: {} } as ResolvedScope
     const rows: string[][] = []
     const notes: string[] = []
-    const http: number[] = []
-    const healthz: number[] = []
-    for (let i = 0; i < RUNS; i++) {
-      let s = performance.now()
-      await call('history.status')
-      http.push(performance.now() - s)
-      s = performance.now()
-      await client.get('/healthz')
-      healthz.push(performance.now() - s)
-    }
+    // (b) from a separate client process, one query after another; then in-process, then (c).
+    const searchPath = (query: string) => trpcPath('history.search', { query, limit: 20 })
+    const timed = await httpTimes(server.baseURL, server.token, RUNS, ['/healthz', trpcPath('history.status'), ...queries.map((q) => searchPath(q.query))])
     const ranked = openInProcess(db, path.join(work, 'loupe'))
     const scanner = openInProcess(db, path.join(work, 'scan-only'))
     for (const q of queries) {
       const built = matchFor(wrapSqlite(index, indexPath, 5000), parseQuery(q.query), scope).match!
       const sql = `SELECT rowid, snippet(fts, -1, '[', ']', '…', 24) FROM fts WHERE fts MATCH '${built.match.replace(/'/g, "''")}' ORDER BY rank LIMIT 20;`
       const a = cliTimes(indexPath, sql, RUNS)
-      // (b) and in-process alternate, after 3 warm-up runs of each, so neither warms the other's cache.
-      const b: number[] = []
+      const b = timed[searchPath(q.query)]!
+      const answer = await call<{ hits: unknown[]; total: number | null; truncated: boolean }>('history.search', { query: q.query, limit: 20 })
       const inproc: number[] = []
-      let answer: { hits: unknown[]; total: number | null; truncated: boolean } | undefined
       for (let i = 0; i < RUNS + 3; i++) {
-        const s = performance.now()
-        answer = await call('history.search', { query: q.query, limit: 20 })
-        if (i >= 3) b.push(performance.now() - s)
         const t = performance.now()
         ranked.search({ query: q.query, limit: 20 })
         if (i >= 3) inproc.push(performance.now() - t)
@@ -132,22 +120,21 @@ async function main() {
       const a50 = pct(a, 50)
       const b50 = pct(b, 50)
       rows.push([
-        q.label, q.query, `${answer!.hits.length}/${answer!.total}${answer!.truncated ? ' (capped)' : ''}`,
+        q.label, q.query, `${answer.hits.length}/${answer.total}${answer.truncated ? ' (capped)' : ''}`,
         `${ms(a50)} / ${ms(pct(a, 95))}`, `${ms(b50)} / ${ms(pct(b, 95))}`, `${ms(pct(inproc, 50))}`, `${ms(pct(c.times, 50))} (${c.pages} pages)`,
         b50 <= 1.5 * a50 + 2 ? 'yes' : 'NO', `${(pct(c.times, 50) / b50).toFixed(0)}×`,
       ])
-      if (answer!.truncated) notes.push(`"${q.query}" matched more than the candidate cap: Loupe ranked the newest ${answer!.total} matches and said so.`)
+      if (answer.truncated) notes.push(`"${q.query}" matched more than the candidate cap: Loupe ranked the newest ${answer.total} matches and said so.`)
     }
     await ranked.close()
     await scanner.close()
     printTable(['query', 'text', 'hits/ranked', '(a) CLI p50/p95 ms', '(b) HTTP p50/p95 ms', 'in-process p50', '(c) full scan ms', '(b) ≤ 1.5(a)+2', '(c)/(b)'], rows)
-    console.log(`HTTP round trips without a search: history.status p50 ${ms(pct(http, 50))} ms, /healthz (no tRPC) p50 ${ms(pct(healthz, 50))} ms. (a) is the CLI's wall clock (1 ms resolution).`)
+    console.log(`HTTP round trips without a search: history.status p50 ${ms(pct(timed[trpcPath('history.status')]!, 50))} ms, /healthz (no tRPC) p50 ${ms(pct(timed['/healthz']!, 50))} ms. (a) is the CLI's wall clock (1 ms resolution).`)
     for (const n of notes) console.log(`note: ${n}`)
     console.log(`\nTargets: index ≥ 20 MB/s → ${(status.mbPerSecond).toFixed(1)} MB/s (worker), ${(status.bytes / 1e6 / buildS).toFixed(1)} MB/s (end to end).`)
     console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; sqlite3 CLI ${cliVersion()}.`)
     index.close()
   } finally {
-    client.close()
     await server.stop()
     if (!args.includes('--keep')) fs.rmSync(work, { recursive: true, force: true })
   }
@@ -176,6 +163,16 @@ function pickQueries(index: Database.Database, docs: number) {
     { label: 'phrase', query: phrase },
     { label: 'code substring', query: digits },
   ]
+}
+
+/** (b): request times per path, measured by `http-timer.mjs` in its own process (3 warm-up requests each). */
+async function httpTimes(baseURL: string, token: string, runs: number, paths: string[]): Promise<Record<string, number[]>> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'http-timer.mjs'), baseURL, token, String(runs), '3', ...paths], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')))
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+  if (code !== 0) throw new Error(`http-timer exited with ${code}`)
+  return JSON.parse(out) as Record<string, number[]>
 }
 
 /** Wall-clock times of `runs` executions in one warm sqlite3 CLI session. */
