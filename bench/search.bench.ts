@@ -6,7 +6,7 @@
 // the real Loupe server on it (a child process with its own data dir), times the index build from
 // the server's own progress, and compares for a fixed set of queries:
 //   (a) the raw FTS5 query in the sqlite3 CLI on the same index file,
-//   (b) Loupe's history.search over HTTP,
+//   (b) Loupe's history.search over HTTP, timed by a separate client process (http-timer.mjs),
 //   (c) the literal-scan fallback walking every page to the end.
 import Database from 'better-sqlite3'
 import { spawn, spawnSync } from 'node:child_process'
