@@ -104,8 +104,9 @@ async function main() {
     const timed = await httpTimes(server.baseURL, server.token, RUNS, ['/healthz', trpcPath('history.status'), ...queries.map((q) => searchPath(q.query))])
     const ranked = openInProcess(db, path.join(work, 'loupe'))
     const scanner = openInProcess(db, path.join(work, 'scan-only'))
+    const indexDb = wrapSqlite(index, indexPath, 5000)
     for (const q of queries) {
-      const built = matchFor(wrapSqlite(index, indexPath, 5000), parseQuery(q.query), scope).match!
+      const built = matchFor(indexDb, parseQuery(q.query), scope).match!
       const sql = `SELECT rowid, snippet(fts, -1, '[', ']', '…', 24) FROM fts WHERE fts MATCH '${built.match.replace(/'/g, "''")}' ORDER BY rank LIMIT 20;`
       const a = cliTimes(indexPath, sql, RUNS)
       const b = timed[searchPath(q.query)]!
