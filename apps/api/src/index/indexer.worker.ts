@@ -70,7 +70,6 @@ function tick() {
       report()
       return schedule(0)
     }
-    if (indexer.optimizeStep()) return schedule(0)
     const version = sourceDb.raw.pragma('data_version', { simple: true }) as number
     if (version !== lastVersion) {
       lastVersion = version

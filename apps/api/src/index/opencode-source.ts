@@ -3,7 +3,10 @@ import type { SqliteDb } from '../lib/sqlite.js'
 import type { StorageLayout } from '../store/probe.js'
 import { chunk, parseObject } from '../store/session-row.js'
 
-/** A 1.x `part` row; `data` is null for large parts with nothing to search (decided by SQLite, unparsed). */
+/**
+ * A 1.x `part` row. `data` holds only what a search document reads from the part (`SEARCH_V1`):
+ * null when the part has nothing to search.
+ */
 export interface V1PartRow {
   rid: number
   id: string
@@ -58,10 +61,17 @@ const revertMessage = (revert: string | null): string | null => {
   return typeof messageID === 'string' ? messageID : null
 }
 
-// Small rows are typed in JS; only large ones (inline images, big tool results) are typed by
-// SQLite first, so megabytes of base64 in a file part never cross into JS.
-const SEARCHABLE_V1 = `CASE WHEN octet_length(data) <= 65536 OR (json_valid(data) AND json_extract(data, '$.type') IN ('text', 'reasoning', 'tool', 'subtask')) THEN data END`
-const PART_COLUMNS = `rowid AS rid, id, message_id, session_id, time_created, time_updated, ${SEARCHABLE_V1} AS data, octet_length(data) AS len`
+// SQLite picks out the paths `partSearchFields` reads (JSON values kept as they are, so JS sees
+// the same types) from parts of the types it indexes. Step markers, patches, file parts with
+// inline images and the rest of a tool's state (metadata, attachments) never cross into JS: the
+// index build reads and parses about a third of the bytes it would from whole rows.
+// `json_valid` is strict JSON, as `JSON.parse` is (SQLite's other functions also take JSON5).
+const SEARCH_V1 = `CASE WHEN json_valid(data) AND data ->> '$.type' IN ('text', 'reasoning', 'tool', 'subtask') THEN json_object(
+  'type', data -> '$.type', 'text', data -> '$.text', 'tool', data -> '$.tool',
+  'description', data -> '$.description', 'prompt', data -> '$.prompt',
+  'state', json_object('title', data -> '$.state.title', 'input', data -> '$.state.input',
+    'output', data -> '$.state.output', 'error', data -> '$.state.error')) END`
+const PART_COLUMNS = `rowid AS rid, id, message_id, session_id, time_created, time_updated, ${SEARCH_V1} AS data, octet_length(data) AS len`
 const MESSAGE_COLUMNS = `rowid AS rid, id, session_id, type, time_created, time_updated, data, octet_length(data) AS len`
 const SESSION_COLUMNS = `id, coalesce(title, '') AS title, project_id, directory, time_created, time_updated, revert`
 

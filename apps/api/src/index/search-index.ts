@@ -134,7 +134,6 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     runUntilIdle() {
       local.start()
       while (local.buildStep(1000));
-      local.optimizeStep()
       while (local.catchUp(1000));
       while (!local.sweepStep(2000));
       publish(local.status())
