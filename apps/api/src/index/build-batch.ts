@@ -18,6 +18,12 @@ export interface BuildCursor {
 export interface BuildBatch {
   /** `stampsKey` of the rows read: a prune deletes 1.x parts and rewrites 2.x rows (new time, new size). */
   stamps: string
+  /**
+   * OpenCode's `data_version` on the writer's connection, read before this batch's snapshot was
+   * taken. While it reads the same, no connection has committed to OpenCode's file since: the batch
+   * is current without comparing stamps.
+   */
+  version?: number
   from: BuildCursor
   to: BuildCursor
   rows: number
@@ -38,9 +44,8 @@ export const CHUNK_ROWS = 256
 /** One string for a run of row stamps: equal strings, same rows in the same versions. */
 export const stampsKey = (rows: readonly RowStamp[]): string => rows.map((r) => `${r.rid}:${r.time_updated}:${r.len}`).join(',')
 
-/** Documents of OpenCode rows, with the session scopes and 1.x message roles they need, cached. */
+/** Documents of OpenCode rows, with the session scopes they need, cached. */
 export function createDocReader(source: IndexSourceReader, scopes: Map<string, SessionScope> = new Map()) {
-  const roles = new Map<string, string>()
   const scopeOf = (gen: StorageGeneration, id: string): SessionScope => {
     const key = sessionKey(gen, id)
     let scope = scopes.get(key)
@@ -55,14 +60,7 @@ export function createDocReader(source: IndexSourceReader, scopes: Map<string, S
     scopes,
     meta: createMetaText(),
     /** One entry per row: its document, or null when it has nothing to search. */
-    v1(rows: readonly V1PartRow[]): Array<DocInput | null> {
-      const missing = rows.filter((r) => r.data !== null && !roles.has(r.message_id)).map((r) => r.message_id)
-      if (missing.length) {
-        if (roles.size > 100_000) roles.clear()
-        for (const [id, role] of source.roles(missing)) roles.set(id, role)
-      }
-      return rows.map((row) => v1Doc(row, roles.get(row.message_id) ?? 'unknown', scopeOf('v1', row.session_id)))
-    },
+    v1: (rows: readonly V1PartRow[]): Array<DocInput | null> => rows.map((row) => v1Doc(row, scopeOf('v1', row.session_id))),
     v2: (row: V2MessageRow): DocInput[] => v2Docs(row, scopeOf('v2', row.session_id)),
   }
 }

@@ -6,7 +6,7 @@ import { copyDb, createTestDeps, realFixture, tempDir } from '../../test/harness
 import { docKeys, openIndexer } from '../../test/index-fixtures.js'
 import { addV1Message, addV1Session, addV2Message, addV2Session, createV2Db, textPart, toolPart } from '../../test/search-fixtures.js'
 import { openOpenCode } from '../store/open-opencode.js'
-import { createDocReader, readBatch } from './build-batch.js'
+import { createDocReader, readBatch, type BuildBatch } from './build-batch.js'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { indexFileFor } from './index-db.js'
 
@@ -19,9 +19,11 @@ type Opened = { file: string; dir: string }
 function readFirstBatch({ file, dir }: Opened) {
   const opencode = openOpenCode(file)
   const { index, indexer } = openIndexer(opencode, path.join(dir, 'index.sqlite'))
-  // What the reader thread does: a whole table in one batch, read before the prune.
-  const batch = opencode.db.read(() =>
-    readBatch(indexer.source, createDocReader(indexer.source), indexer.buildCursor()!, { rows: 1e9, bytes: 1e12 }))
+  // What the pipeline does: the data version as the writer reads it, then the reader thread's
+  // batch (a whole table in one), read before the prune.
+  const version = indexer.sourceVersion()
+  const batch: BuildBatch = { ...opencode.db.read(() =>
+    readBatch(indexer.source, createDocReader(indexer.source), indexer.buildCursor()!, { rows: 1e9, bytes: 1e12 })), version }
   const cleanup = () => {
     index.close()
     opencode.db.close()
@@ -76,6 +78,26 @@ describe('the build pipeline', () => {
     const t = await v1WithPrunableOutput()
     t.prune()
     expectPrunedAway(t, 'okapi')
+    t.cleanup()
+  })
+
+  it('compares row stamps when the batch carries no data version', async () => {
+    const t = await v1WithPrunableOutput()
+    t.prune()
+    t.batch.version = undefined
+    expectPrunedAway(t, 'okapi')
+    t.cleanup()
+  })
+
+  it('trusts the data version over row stamps while no commit has happened since the batch was read', async () => {
+    const t = await v1WithPrunableOutput()
+    const doc = t.batch.docs.find((d) => d.fields.output.includes('okapi'))!
+    doc.fields = { ...doc.fields, output: 'wombat-token lives here' }
+    // Stamps that no longer match would make the writer read the rows again, and find okapi.
+    t.batch.stamps = 'stale'
+    expect(t.indexer.applyBatch(t.batch)).toBe('applied')
+    expect(matches(t.index, 'wombat')).toBe(1)
+    expect(matches(t.index, 'okapi')).toBe(0)
     t.cleanup()
   })
 

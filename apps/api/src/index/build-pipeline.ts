@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads'
 import type { BuildCursor } from './build-batch.js'
-import type { BuildReaderData, ReaderMessage } from './build-reader.worker.js'
+import type { BuildReaderData, PipelineMessage, ReaderMessage } from './build-reader.worker.js'
 import { BATCH_LIMITS, type Indexer } from './indexer.js'
 import type { LockCourtesy } from './lock-courtesy.js'
 
@@ -62,7 +62,7 @@ export function createBuildPipeline(options: BuildPipelineOptions): BuildPipelin
         options.onDone()
         return
       }
-      w.postMessage({ type: 'credit' })
+      w.postMessage({ type: 'credit', version: indexer.sourceVersion() } satisfies PipelineMessage)
       options.onProgress()
     } catch (error) {
       fallBack(w, error as Error)
@@ -80,7 +80,7 @@ export function createBuildPipeline(options: BuildPipelineOptions): BuildPipelin
     start(from) {
       if (!worker || running) return
       running = true
-      worker.postMessage({ type: 'start', from })
+      worker.postMessage({ type: 'start', from, version: indexer.sourceVersion() } satisfies PipelineMessage)
     },
     stop,
   }

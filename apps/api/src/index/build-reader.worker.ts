@@ -14,6 +14,13 @@ export interface BuildReaderData {
 
 export type ReaderMessage = { type: 'batch'; batch: BuildBatch }
 
+/**
+ * 'start' gives the cursor (the writer records sessions meanwhile); each 'credit' is a batch
+ * written. Both carry OpenCode's data version as the writer reads it then, before any batch read
+ * after the message: the writer trusts a batch without comparing stamps while the version holds.
+ */
+export type PipelineMessage = { type: 'start'; from: BuildCursor; version: number } | { type: 'credit'; version: number }
+
 const data = workerData as BuildReaderData
 const port = parentPort!
 
@@ -25,19 +32,20 @@ const source = createIndexSource(sourceDb, probeSchema(sourceDb))
 const docs = createDocReader(source)
 let cursor: BuildCursor | null = null
 let credits = data.credits
+let version: number | undefined
 
 function pump() {
   while (cursor && credits > 0 && cursor.phase !== 'done') {
     const from = cursor
     const batch = sourceDb.read(() => readBatch(source, docs, from, data.limits))
-    port.postMessage({ type: 'batch', batch } satisfies ReaderMessage)
+    port.postMessage({ type: 'batch', batch: { ...batch, version } } satisfies ReaderMessage)
     cursor = batch.to
     credits--
   }
 }
 
-// 'start' gives the cursor (the writer records sessions meanwhile); each 'credit' is a batch written.
-port.on('message', (message: { type: 'start'; from: BuildCursor } | { type: 'credit' }) => {
+port.on('message', (message: PipelineMessage) => {
+  version = message.version
   if (message.type === 'start') cursor = message.from
   else credits++
   setImmediate(pump)

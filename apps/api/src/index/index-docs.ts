@@ -12,10 +12,10 @@ export interface SessionScope {
 export const NO_SCOPE: SessionScope = { projectID: '', directory: '' }
 
 /** The document of a 1.x part row, or null when the part has nothing to search. */
-export function v1Doc(row: V1PartRow, role: string, scope: SessionScope): DocInput | null {
+export function v1Doc(row: V1PartRow, scope: SessionScope): DocInput | null {
   if (row.data === null) return null
   const part = parseObject(row.data)
-  const fields = part && partSearchFields(part, role)
+  const fields = part && partSearchFields(part, row.role ?? 'unknown')
   if (!fields) return null
   return {
     gen: 'v1', sessionID: row.session_id, messageID: row.message_id, partKey: row.id, fields,

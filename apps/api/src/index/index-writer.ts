@@ -137,6 +137,17 @@ export function createIndexWriter(db: SqliteDb) {
     rebuildTrigrams() {
       db.runSql(`INSERT INTO vocab_tri(vocab_tri) VALUES ('rebuild')`)
     },
+    /**
+     * Look up the free slots of these documents' milliseconds in one query, not one per document
+     * (a build batch's documents rarely share a millisecond).
+     */
+    reserveSlots(times: readonly number[]) {
+      const buckets = [...new Set(times.map((t) => Math.max(0, Math.floor(t))))].filter((b) => !nextSlot.has(b * SLOTS))
+      if (buckets.length === 0) return
+      const rows = db.rowsSql<[number, number | null]>(
+        `SELECT value, (SELECT max(id) FROM doc WHERE id >= value * ${SLOTS} AND id < (value + 1) * ${SLOTS}) FROM json_each(?)`, [JSON.stringify(buckets)])
+      for (const [bucket, max] of rows) nextSlot.set(bucket * SLOTS, max === null ? bucket * SLOTS : max + 1)
+    },
     /** Code tokens found by the build's reader thread (its documents skip `addVocabulary`). */
     addTerms(terms: readonly string[]) {
       for (const t of terms) pendingTerms.add(t)

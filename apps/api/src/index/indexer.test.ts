@@ -47,6 +47,35 @@ describe('createIndexer', () => {
     fs.rmSync(dir, { recursive: true, force: true })
   })
 
+  it('gives documents of one millisecond their own ids, spilling into the next millisecond when one is full', async () => {
+    const dir = tempDir()
+    const file = copyDb((await realFixture()).db, dir)
+    const raw = new Database(file)
+    const sessionID = addV1Session(raw, { title: 'Crowded millisecond', time: T })
+    const { messageID } = addV1Message(raw, { sessionID, role: 'assistant', time: T, parts: [textPart('first of many')] })
+    const insert = raw.prepare(`INSERT INTO part(id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)`)
+    // 4,100 parts written in the same millisecond as the session's title and first part.
+    raw.transaction(() => {
+      for (let i = 0; i < 4100; i++) insert.run(`prt_crowd${String(i).padStart(6, '0')}`, messageID, sessionID, T, T, JSON.stringify(textPart(`crowd member ${i}`)))
+    })()
+    raw.close()
+    const source = openOpenCode(file)
+    const index = openIndexDb(path.join(dir, 'index.sqlite'), { path: source.path, identity: source.identity })
+    const indexer = createIndexer({ sourceDb: source.db, layout: source.layout, index, now: Date.now })
+    indexer.start()
+    while (indexer.buildStep(0));
+    const ids = index.allSql<{ id: number }>(`SELECT id FROM doc WHERE session_id = ?`, [sessionID]).map((r) => r.id)
+    expect(ids.length).toBe(4102)
+    expect(new Set(ids).size).toBe(4102)
+    const base = T * 4096
+    expect(ids.filter((id) => id >= base && id < base + 4096).length).toBe(4096)
+    expect(ids.filter((id) => id >= base + 4096).length).toBe(6)
+    expect(Math.min(...ids)).toBe(base)
+    index.close()
+    source.db.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
   it('recreates a damaged sidecar instead of failing', async () => {
     const dir = tempDir()
     const file = path.join(dir, 'index.sqlite')

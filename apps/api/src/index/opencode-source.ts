@@ -15,6 +15,8 @@ export interface V1PartRow {
   time_created: number
   time_updated: number
   data: string | null
+  /** Its message's role, read for text parts only: the one kind of part whose document depends on it. */
+  role: string | null
   /** Bytes of the stored data (also when `data` is withheld): part of a build batch's signature. */
   len: number
 }
@@ -66,12 +68,15 @@ const revertMessage = (revert: string | null): string | null => {
 // inline images and the rest of a tool's state (metadata, attachments) never cross into JS: the
 // index build reads and parses about a third of the bytes it would from whole rows.
 // `json_valid` is strict JSON, as `JSON.parse` is (SQLite's other functions also take JSON5).
-const SEARCH_V1 = `CASE WHEN json_valid(data) AND data ->> '$.type' IN ('text', 'reasoning', 'tool', 'subtask') THEN json_object(
+const SEARCHABLE_V1 = `json_valid(data) AND data ->> '$.type' IN ('text', 'reasoning', 'tool', 'subtask')`
+const SEARCH_V1 = `CASE WHEN ${SEARCHABLE_V1} THEN json_object(
   'type', data -> '$.type', 'text', data -> '$.text', 'tool', data -> '$.tool',
   'description', data -> '$.description', 'prompt', data -> '$.prompt',
   'state', json_object('title', data -> '$.state.title', 'input', data -> '$.state.input',
     'output', data -> '$.state.output', 'error', data -> '$.state.error')) END`
-const PART_COLUMNS = `rowid AS rid, id, message_id, session_id, time_created, time_updated, ${SEARCH_V1} AS data, octet_length(data) AS len`
+const ROLE_V1 = `CASE WHEN json_valid(data) AND data ->> '$.type' = 'text' THEN
+  (SELECT CASE WHEN json_valid(m.data) THEN m.data ->> '$.role' END FROM message m WHERE m.id = part.message_id) END`
+const PART_COLUMNS = `rowid AS rid, id, message_id, session_id, time_created, time_updated, ${SEARCH_V1} AS data, ${ROLE_V1} AS role, octet_length(data) AS len`
 const MESSAGE_COLUMNS = `rowid AS rid, id, session_id, type, time_created, time_updated, data, octet_length(data) AS len`
 const SESSION_COLUMNS = `id, coalesce(title, '') AS title, project_id, directory, time_created, time_updated, revert`
 
@@ -111,16 +116,6 @@ export function createIndexSource(db: SqliteDb, layout: StorageLayout) {
     /** The stamps of rows (after, upTo] of a table, in rowid order: has any changed since a batch read them? */
     stamps: (table: 'part' | 'session_message', after: number, upTo: number) =>
       db.allSql<RowStamp>(`SELECT rowid AS rid, time_updated, octet_length(data) AS len FROM ${table} WHERE rowid > ? AND rowid <= ? ORDER BY rowid`, [after, upTo]),
-    /** `role` of 1.x messages, read without decoding large infos twice. */
-    roles(ids: readonly string[]): Map<string, string> {
-      const out = new Map<string, string>()
-      for (const group of chunk([...new Set(ids)])) {
-        const rows = db.allSql<{ id: string; role: string | null }>(
-          `SELECT id, CASE WHEN json_valid(data) THEN json_extract(data, '$.role') END AS role FROM message WHERE id IN (${group.map(() => '?').join(',')})`, group)
-        for (const r of rows) out.set(r.id, r.role ?? 'unknown')
-      }
-      return out
-    },
     sessions(): SourceSession[] {
       return sessionQueries.flatMap(([gen, sql]) => db.allSql<Omit<SourceSession, 'gen'>>(sql).map((s) => ({ gen, ...s })))
     },

@@ -80,11 +80,10 @@ export function scanPage(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope
       const horizon = v1 ? position.h1 : position.h2
       const rows: Array<V1PartRow | V2MessageRow> = v1 ? source.v1Chunk(position.after, SCAN_LIMITS.rows) : source.v2Chunk(position.after, SCAN_LIMITS.rows)
       const visible = rows.filter((r) => r.rid <= horizon)
-      const roles = v1 ? source.roles(visible.map((r) => (r as V1PartRow).message_id)) : null
       for (const row of visible) {
         scanned++
-        if (roles) {
-          const doc = v1Doc(row as V1PartRow, roles.get((row as V1PartRow).message_id) ?? 'unknown', NO_SCOPE)
+        if (v1) {
+          const doc = v1Doc(row as V1PartRow, NO_SCOPE)
           if (doc) consider(doc)
         } else for (const doc of v2Docs(row as V2MessageRow, NO_SCOPE)) consider(doc)
         position.after = row.rid
