@@ -6,7 +6,7 @@ import type { FileIdentity } from '../store/open-opencode.js'
 import { FTS_WEIGHTS } from './fts-query.js'
 
 /** Bump to rebuild every sidecar after a change of schema, tokenizer or extraction. */
-export const INDEX_SCHEMA_VERSION = 3
+export const INDEX_SCHEMA_VERSION = 4
 
 export interface IndexSource {
   path: string
