@@ -179,6 +179,8 @@ describe('merging the full-text index', () => {
     }
     expect(batches).toBeGreaterThan(5)
     expect([segments(index), setting(index, 'automerge'), setting(index, 'crisismerge')]).toEqual([1, 4, 16])
+    // The merge's log went into the sidecar itself: nothing is left beside it.
+    expect(fs.statSync(path.join(dir, 'index.sqlite-wal')).size).toBe(0)
     const word = index.getSql<{ term: string }>(`SELECT term FROM vocab LIMIT 1`)!.term
     const found = matches(index, `"${word}"`)
     index.close()

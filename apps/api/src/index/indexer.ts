@@ -62,6 +62,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
   const run = { startedAt: performance.now(), bytes: 0 }
 
   /** `bulk`: the initial build, whose code tokens get their substring index once, when it completes. */
+  let built = false
   const inTransaction = <T>(fn: () => T, bulk = false): T | undefined => {
     const result = index.write(() => {
       writer.begin()
@@ -69,6 +70,10 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       writer.flush(!bulk)
       return value
     }, 2000)
+    // The build's last transaction rewrites the whole full-text index (optimize): its ~100 MB of
+    // log would stay on disk beside the sidecar until the next write.
+    if (built) index.raw.pragma('wal_checkpoint(TRUNCATE)')
+    built = false
     return result.ok ? result.value : undefined
   }
   function recordSession(s: SourceSession, seq: number | null, synced: number) {
@@ -143,6 +148,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       setBuildMerging(index, false)
       // One segment: every query walks each segment there is (a phrase ranked in 4.1 ms before, 1.9 after).
       index.runSql(`INSERT INTO fts(fts) VALUES ('optimize')`)
+      built = true
     } else meta.total = Math.max(meta.total, meta.done)
     writeMeta(index, 'build', meta)
   }
