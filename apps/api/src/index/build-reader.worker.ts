@@ -37,8 +37,10 @@ let version: number | undefined
 function pump() {
   while (cursor && credits > 0 && cursor.phase !== 'done') {
     const from = cursor
+    // The version as it was before this snapshot: one that arrives later must not vouch for it.
+    const seen = version
     const batch = sourceDb.read(() => readBatch(source, docs, from, data.limits))
-    port.postMessage({ type: 'batch', batch: { ...batch, version } } satisfies ReaderMessage)
+    port.postMessage({ type: 'batch', batch: { ...batch, version: seen } } satisfies ReaderMessage)
     cursor = batch.to
     credits--
   }
