@@ -99,7 +99,6 @@ export function openIndexDb(file: string, source: IndexSource): SqliteDb {
     db.runSql(`INSERT INTO fts(fts, rank) VALUES ('rank', ?)`, [`bm25(${FTS_WEIGHTS.join(', ')})`])
     db.runSql(`INSERT INTO fts(fts, rank) VALUES ('hashsize', 67108864)`)
     db.runSql(`INSERT INTO fts(fts, rank) VALUES ('pgsz', 16000)`)
-    setBuildMerging(db, true)
     db.runSql(`INSERT OR REPLACE INTO meta(key, value) VALUES ('stamp', ?)`, [stamp])
   })
   return db

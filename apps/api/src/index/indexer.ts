@@ -61,8 +61,9 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
   const docReader = createDocReader(source, scopes)
   const run = { startedAt: performance.now(), bytes: 0 }
 
-  /** `bulk`: the initial build, whose code tokens get their substring index once, when it completes. */
+  /** The build's last transaction committed: its log is checkpointed. */
   let built = false
+  /** `bulk`: the initial build, whose code tokens get their substring index once, when it completes. */
   const inTransaction = <T>(fn: () => T, bulk = false): T | undefined => {
     const result = index.write(() => {
       writer.begin()
@@ -121,6 +122,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
       phase: source.generations.v1 ? 'v1' : source.generations.v2 ? 'v2' : 'done',
       v1After: 0, v2After: 0, done: 0, total: totals.v1 + totals.v2, startedAt: started,
     }
+    if (meta.phase !== 'done') setBuildMerging(index, true)
     writeMeta(index, 'build', meta)
     return meta
   }
