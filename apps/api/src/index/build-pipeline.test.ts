@@ -7,8 +7,8 @@ import { docKeys, openIndexer } from '../../test/index-fixtures.js'
 import { addV1Message, addV1Session, addV2Message, addV2Session, createV2Db, textPart, toolPart } from '../../test/search-fixtures.js'
 import { openOpenCode } from '../store/open-opencode.js'
 import { createDocReader, readBatch, type BuildBatch } from './build-batch.js'
-import type { SqliteDb } from '../lib/sqlite.js'
-import { indexFileFor } from './index-db.js'
+import { openSqlite, type SqliteDb } from '../lib/sqlite.js'
+import { BUILD_CRISIS_MERGE, indexFileFor, setBuildMerging } from './index-db.js'
 
 const matches = (index: SqliteDb, word: string) =>
   index.getSql<{ n: number }>(`SELECT count(*) AS n FROM fts WHERE fts MATCH ?`, [word])!.n
@@ -158,6 +158,18 @@ describe('the build pipeline', () => {
 describe('merging the full-text index', () => {
   const segments = (index: SqliteDb) => index.getSql<{ n: number }>(`SELECT count(DISTINCT segid) AS n FROM fts_idx`)!.n
   const setting = (index: SqliteDb, key: string) => index.getSql<{ v: number }>(`SELECT v FROM fts_config WHERE k = ?`, [key])?.v
+
+  it('stays below FTS5\'s segment limit over thousands of build transactions', () => {
+    const db = openSqlite(':memory:')
+    db.raw.exec(`CREATE VIRTUAL TABLE fts USING fts5(body)`)
+    setBuildMerging(db, true)
+    // One segment per transaction, as the build writes them; FTS5 refuses writes at 2,000 segments.
+    const insert = db.raw.prepare(`INSERT INTO fts(rowid, body) VALUES (?, ?)`)
+    for (let i = 1; i <= 4100; i++) db.raw.transaction(() => insert.run(i, `word${i % 50} common text`))()
+    expect(segments(db)).toBeLessThan(BUILD_CRISIS_MERGE)
+    expect(matches(db, 'word7')).toBe(82)
+    db.close()
+  })
 
   it('waits for the end of the build, then leaves one segment and FTS5 merging as usual', async () => {
     const dir = tempDir()

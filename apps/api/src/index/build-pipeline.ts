@@ -79,8 +79,10 @@ export function createBuildPipeline(options: BuildPipelineOptions): BuildPipelin
     },
     start(from) {
       if (!worker || running) return
+      // Read first: if it throws, the caller's next tick starts again instead of waiting on a reader that never began.
+      const version = indexer.sourceVersion()
       running = true
-      worker.postMessage({ type: 'start', from, version: indexer.sourceVersion() } satisfies PipelineMessage)
+      worker.postMessage({ type: 'start', from, version } satisfies PipelineMessage)
     },
     stop,
   }

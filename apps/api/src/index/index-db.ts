@@ -5,8 +5,11 @@ import { openSqlite, type SqliteDb } from '../lib/sqlite.js'
 import type { FileIdentity } from '../store/open-opencode.js'
 import { FTS_WEIGHTS } from './fts-query.js'
 
+/** How long the sidecar's connections wait for its lock. */
+const INDEX_BUSY_MS = 5000
+
 /** Bump to rebuild every sidecar after a change of schema, tokenizer or extraction. */
-export const INDEX_SCHEMA_VERSION = 4
+export const INDEX_SCHEMA_VERSION = 5
 
 export interface IndexSource {
   path: string
@@ -74,7 +77,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS vocab_tri USING fts5(term, content='vocab', c
 export function openIndexDb(file: string, source: IndexSource): SqliteDb {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
   const stamp = JSON.stringify({ v: INDEX_SCHEMA_VERSION, path: source.path, dev: source.identity.dev, ino: source.identity.ino })
-  let db = openSqlite(file, { busyTimeoutMs: 5000 })
+  let db = openSqlite(file, { busyTimeoutMs: INDEX_BUSY_MS })
   let current: string | undefined
   try {
     current = tableExists(db, 'meta') ? db.getSql<{ value: string }>(`SELECT value FROM meta WHERE key = 'stamp'`)?.value : undefined
@@ -83,7 +86,7 @@ export function openIndexDb(file: string, source: IndexSource): SqliteDb {
     // Another database's index, an older schema, or a damaged file: it is only a cache, start over.
     db.close()
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true })
-    db = openSqlite(file, { busyTimeoutMs: 5000 })
+    db = openSqlite(file, { busyTimeoutMs: INDEX_BUSY_MS })
     current = undefined
   }
   // Larger pages halve the per-page work of writing and merging FTS5 segments (pgsz below).
@@ -93,6 +96,8 @@ export function openIndexDb(file: string, source: IndexSource): SqliteDb {
   // deleted (pruned) text is overwritten in place rather than left readable in the page.
   db.raw.pragma('synchronous = OFF')
   db.raw.pragma('secure_delete = FAST')
+  // A checkpoint after a big transaction (the build's merge) trims the log back to this.
+  db.raw.pragma('journal_size_limit = 67108864')
   if (current === stamp) return db
   db.raw.exec(SCHEMA)
   db.write(() => {
@@ -104,18 +109,38 @@ export function openIndexDb(file: string, source: IndexSource): SqliteDb {
   return db
 }
 
+/** While the build runs, a level of this many segments is merged (FTS5's own default is 16). */
+export const BUILD_CRISIS_MERGE = 1000
+
 /**
- * While the initial build runs, FTS5 does not merge its segments: nothing searches the index until
- * it is ready (searches scan meanwhile), and one merge at the end (`optimize`) writes each segment
- * once, where merging as it goes rewrote the text several times (build time 8.1 s → 5.4 s in a
- * bench of the full-text writes alone). FTS5 caps `crisismerge` at 1,999, so a huge history (one
- * segment per batch) still gets a merge every 1,999 batches and never more segments than FTS5
- * allows (checked with 2,600 one-row transactions). Afterwards FTS5's own defaults apply again.
+ * While the initial build runs, FTS5 does not merge its segments as it goes: nothing searches the
+ * index until it is ready (searches scan meanwhile), and one merge at the end (`optimize`) writes
+ * each segment once, where merging as it goes rewrote the text several times (build time 8.1 s →
+ * 5.4 s in a bench of the full-text writes alone). A level still merges at 1,000 segments
+ * (one per build transaction): FTS5 refuses any write once an index holds 2,000 segments, so two
+ * full levels must stay below that (at 1,999 a build failed for good at transaction 3,998).
+ * Afterwards FTS5's own defaults apply again.
  */
 export function setBuildMerging(db: SqliteDb, building: boolean): void {
   // FTS5 takes these only as SQL integers, and a bound JS number is a double.
   db.runSql(`INSERT INTO fts(fts, rank) VALUES ('automerge', ${building ? 0 : 4})`)
-  db.runSql(`INSERT INTO fts(fts, rank) VALUES ('crisismerge', ${building ? 1_000_000 : 16})`)
+  db.runSql(`INSERT INTO fts(fts, rank) VALUES ('crisismerge', ${building ? BUILD_CRISIS_MERGE : 16})`)
+}
+
+/**
+ * Copy the log into the sidecar and empty it, when a transaction has just rewritten most of it (the
+ * build's merge, ~100 MB). Best effort: a search still reading the log makes it give up after a
+ * moment, and a later checkpoint trims the log to `journal_size_limit` instead.
+ */
+export function truncateLog(db: SqliteDb): void {
+  try {
+    db.raw.pragma('busy_timeout = 250')
+    db.raw.pragma('wal_checkpoint(TRUNCATE)')
+  } catch {
+    // Only disk space is at stake, and the next checkpoint recovers it.
+  } finally {
+    db.raw.pragma(`busy_timeout = ${INDEX_BUSY_MS}`)
+  }
 }
 
 const tableExists = (db: SqliteDb, name: string) =>

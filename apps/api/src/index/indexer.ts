@@ -2,7 +2,7 @@ import type { StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { StorageLayout } from '../store/probe.js'
 import { sessionKey, titleDoc, type SessionScope } from './index-docs.js'
-import { readMeta, setBuildMerging, writeMeta } from './index-db.js'
+import { readMeta, setBuildMerging, truncateLog, writeMeta } from './index-db.js'
 import { createIndexWriter, TITLE_KEY } from './index-writer.js'
 import { createIndexSource, type SourceSession, type V1PartRow, type V2MessageRow } from './opencode-source.js'
 import { createCatchUp } from './catch-up.js'
@@ -73,7 +73,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     }, 2000)
     // The build's last transaction rewrites the whole full-text index (optimize): its ~100 MB of
     // log would stay on disk beside the sidecar until the next write.
-    if (built) index.raw.pragma('wal_checkpoint(TRUNCATE)')
+    if (built) truncateLog(index)
     built = false
     return result.ok ? result.value : undefined
   }
