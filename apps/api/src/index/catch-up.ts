@@ -68,7 +68,7 @@ export function createCatchUp(d: CatchUpDeps) {
       d.writer.removeIds(gone.map((doc) => doc.id))
     }
     const title = titleDoc(s)
-    if (title) d.writer.upsert(title, !known || known.title !== s.title || moved)
+    if (title) d.writer.upsert(title, { force: !known || known.title !== s.title || moved })
     else d.writer.remove({ gen: s.gen, sessionID: s.id, messageID: '', partKey: TITLE_KEY })
   }
 

@@ -49,6 +49,15 @@ interface DocRow {
   src_updated: number
 }
 
+export interface UpsertOptions {
+  /** Rewrite the document even when its source's `time_updated` is unchanged (a prune's re-index). */
+  force?: boolean
+  /** The build, past its watermark: insert without looking the key up first. */
+  fresh?: boolean
+  /** False when the document's code tokens come through `addTerms` (the build's reader found them). */
+  vocabulary?: boolean
+}
+
 /**
  * Writes to the sidecar. Callers hold its write transaction; ids are `time * 4096 + slot` so
  * rowid order is recency. Code tokens go to the trigram vocabulary that serves substring search.
@@ -152,12 +161,8 @@ export function createIndexWriter(db: SqliteDb) {
     addTerms(terms: readonly string[]) {
       for (const t of terms) pendingTerms.add(t)
     },
-    /**
-     * Insert or replace one document; unchanged sources (same `srcUpdated`) are skipped unless
-     * forced. `fresh` (the build, past its watermark) skips the lookup. Returns text bytes indexed.
-     * `vocabulary: false` when its code tokens come through `addTerms`.
-     */
-    upsert(doc: DocInput, force = false, fresh = false, vocabulary = true): number {
+    /** Insert or replace one document; unchanged sources are skipped unless forced. Returns text bytes indexed. */
+    upsert(doc: DocInput, { force = false, fresh = false, vocabulary = true }: UpsertOptions = {}): number {
       const f = doc.fields
       const bytes = f.title.length + f.body.length + f.input.length + f.output.length + (f.tool?.length ?? 0)
       const insertDoc = (or: string) => {

@@ -90,7 +90,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     let bytes = 0
     for (const [i, row] of rows.entries()) {
       const doc = docs[i]
-      if (doc) bytes += writer.upsert(doc, force)
+      if (doc) bytes += writer.upsert(doc, { force })
       else writer.remove({ gen: 'v1', sessionID: row.session_id, messageID: row.message_id, partKey: row.id })
     }
     return bytes
@@ -103,7 +103,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
     let bytes = 0
     for (const doc of docs) {
       existing.delete(doc.partKey)
-      bytes += writer.upsert(doc, force)
+      bytes += writer.upsert(doc, { force })
     }
     writer.removeIds([...existing.values()])
     return { bytes, removed: existing.size }
@@ -139,7 +139,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
   /** Write a batch and move the build's cursor past it, inside the caller's write transaction. */
   function writeBatch(meta: BuildMeta, batch: BuildBatch) {
     writer.reserveSlots(batch.docs.map((d) => d.time))
-    for (const doc of batch.docs) run.bytes += writer.upsert(doc, false, true, false)
+    for (const doc of batch.docs) run.bytes += writer.upsert(doc, { fresh: true, vocabulary: false })
     writer.addTerms(batch.terms)
     Object.assign(meta, batch.to)
     meta.done += batch.rows
