@@ -67,19 +67,24 @@ export function createIndexWriter(db: SqliteDb) {
   // Next free id per millisecond bucket, valid inside one transaction (see `begin`).
   const nextSlot = new Map<number, number>()
 
+  /** Find the next free slot of each millisecond not yet known in this transaction, in one query. */
+  function lookUpSlots(times: readonly number[]) {
+    const buckets = [...new Set(times.map((t) => Math.max(0, Math.floor(t))))].filter((b) => !nextSlot.has(b * SLOTS))
+    if (buckets.length === 0) return
+    const rows = db.rowsSql<[number, number | null]>(
+      `SELECT value, (SELECT max(id) FROM doc WHERE id >= value * ${SLOTS} AND id < (value + 1) * ${SLOTS}) FROM json_each(?)`, [JSON.stringify(buckets)])
+    for (const [bucket, max] of rows) nextSlot.set(bucket * SLOTS, max === null ? bucket * SLOTS : max + 1)
+  }
+
   function allocateId(time: number): number {
     let base = Math.max(0, Math.floor(time)) * SLOTS
     for (;;) {
-      let next = nextSlot.get(base)
-      if (next === undefined) {
-        const max = db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM doc WHERE id >= ? AND id < ?`, [base, base + SLOTS])!.m
-        next = max === null ? base : max + 1
-      }
+      if (!nextSlot.has(base)) lookUpSlots([base / SLOTS])
+      const next = nextSlot.get(base)!
       if (next < base + SLOTS) {
         nextSlot.set(base, next + 1)
         return next
       }
-      nextSlot.set(base, next)
       base += SLOTS
     }
   }
@@ -150,13 +155,7 @@ export function createIndexWriter(db: SqliteDb) {
      * Look up the free slots of these documents' milliseconds in one query, not one per document
      * (a build batch's documents rarely share a millisecond).
      */
-    reserveSlots(times: readonly number[]) {
-      const buckets = [...new Set(times.map((t) => Math.max(0, Math.floor(t))))].filter((b) => !nextSlot.has(b * SLOTS))
-      if (buckets.length === 0) return
-      const rows = db.rowsSql<[number, number | null]>(
-        `SELECT value, (SELECT max(id) FROM doc WHERE id >= value * ${SLOTS} AND id < (value + 1) * ${SLOTS}) FROM json_each(?)`, [JSON.stringify(buckets)])
-      for (const [bucket, max] of rows) nextSlot.set(bucket * SLOTS, max === null ? bucket * SLOTS : max + 1)
-    },
+    reserveSlots: lookUpSlots,
     /** Code tokens found by the build's reader thread (its documents skip `addVocabulary`). */
     addTerms(terms: readonly string[]) {
       for (const t of terms) pendingTerms.add(t)
