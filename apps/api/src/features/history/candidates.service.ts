@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { docMeta, idCeilForTime, idFloorForTime, maxDocId } from '../../index/search-index.store.js'
 import { planMessages, type MessagePlan } from '../pruning/plan.service.js'
-import { resolveScope } from './history-scope.js'
+import { resolveScope, sessionHeads } from './history-scope.js'
 import type { CandidatesInput } from './history.schema.js'
 import { matchFor } from './index-search.js'
 
@@ -103,10 +103,10 @@ function planAll(deps: AppDeps, bySession: Map<string, Set<string>>, truncated: 
         skipped.set(plan.reason, entry)
       }
     }
-    if (found.length === 0) continue
-    const title = deps.opencode.db.read(() => source.heads(storage, [sessionID])).get(sessionID)?.title ?? ''
-    answer.sessions.push({ sessionID, storage, title, candidates: found })
+    if (found.length) answer.sessions.push({ sessionID, storage, title: '', candidates: found })
   }
+  const heads = deps.opencode.db.read(() => sessionHeads(source, answer.sessions.map((s) => `${s.storage}:${s.sessionID}`)))
+  for (const s of answer.sessions) s.title = heads.get(`${s.storage}:${s.sessionID}`)?.title ?? ''
   answer.sessions.sort((a, b) => sumBytes(b) - sumBytes(a))
   answer.totals.sessions = answer.sessions.length
   answer.skipped = [...skipped.values()].sort((a, b) => b.count - a.count)

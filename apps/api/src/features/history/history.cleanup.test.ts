@@ -39,6 +39,7 @@ describe('history.candidates and clean-up from the results', () => {
   it('lists finished assistant messages with prunable parts, with the revisions pruning previews', async () => {
     const answer = await caller.history.candidates({ query: 'quetzal' })
     expect(answer.totals).toMatchObject({ sessions: 1, messages: 1, tools: 1, reasoning: 1 })
+    expect(answer.sessions[0]).toMatchObject({ storage: 'v1', title: 'Cleanup seeds' })
     const [candidate] = answer.sessions[0]!.candidates
     const preview = await caller.pruning.preview({ sessionID: answer.sessions[0]!.sessionID, storage: 'v1', messageID: candidate!.messageID })
     expect(preview).toMatchObject({ revision: candidate!.revision })
