@@ -45,6 +45,12 @@ test.describe('search', () => {
     expect(part).toBeTruthy()
     const target = page.locator(`.item.highlighted[data-part="${part}"]`)
     await expect(target).toBeInViewport()
+    // The view reports its position to the URL 300 ms after scrolling stops; the link to the part
+    // must survive that, so the address bar still opens the hit when copied or reloaded.
+    await page.waitForTimeout(800)
+    expect(page.url()).toContain(`part=${encodeURIComponent(part)}`)
+    await page.reload()
+    await expect(page.locator(`.item.highlighted[data-part="${part}"]`)).toBeInViewport()
     await snapshot(page, testInfo, 'search-03-opened-at-part')
   })
 

@@ -37,4 +37,14 @@ export function revealMessage(scroller: HTMLElement, id: string, part?: string, 
   return true
 }
 
+/** Whether a message (or, given one, its part) shows at least partly in the scroller's viewport. */
+export function isInView(scroller: HTMLElement, id: string, part?: string): boolean {
+  const el = messageEl(scroller, id)
+  const target = part ? [...(el?.querySelectorAll<HTMLElement>('[data-part]') ?? [])].find((p) => p.dataset.part === part) ?? el : el
+  if (!target) return false
+  const view = scroller.getBoundingClientRect()
+  const rect = target.getBoundingClientRect()
+  return rect.bottom > view.top + 1 && rect.top < view.bottom - 1
+}
+
 export const distanceToBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight

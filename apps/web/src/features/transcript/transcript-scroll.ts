@@ -1,6 +1,6 @@
 import { createEffect, createSignal, on, onCleanup, type Accessor } from 'solid-js'
 import type { MessageModel } from './message-model'
-import { captureAnchor, distanceToBottom, restoreAnchor, revealMessage } from './scroll-anchor'
+import { captureAnchor, distanceToBottom, isInView, restoreAnchor, revealMessage } from './scroll-anchor'
 import type { TranscriptRef, TranscriptWindow } from './transcript.data'
 
 const EDGE_PX = 800
@@ -68,6 +68,10 @@ export function createTranscriptScroll(win: TranscriptWindow, models: Accessor<M
       clearTimeout(timer)
       timer = setTimeout(() => {
         if (!scroller) return
+        // A link to one part (a search hit) stays while that part is on screen: the address bar
+        // then still opens the hit, highlighted, when copied or reloaded.
+        const { m, part } = options.target()
+        if (m && part && isInView(scroller, m, part)) return
         const atEnd = distanceToBottom(scroller) < 40 && !win.hasNewer()
         reported = atEnd ? undefined : captureAnchor(scroller)?.id
         options.onPosition?.(reported)
