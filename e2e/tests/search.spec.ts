@@ -45,12 +45,23 @@ test.describe('search', () => {
     expect(part).toBeTruthy()
     const target = page.locator(`.item.highlighted[data-part="${part}"]`)
     await expect(target).toBeInViewport()
+    // The query's matches are marked inside the part (CSS highlights: no DOM change), the first one in view.
+    const marks = () => page.evaluate(() => [...(CSS.highlights.get('loupe-hit') ?? [])].map((r) => {
+      const range = r as Range
+      const rect = range.getBoundingClientRect()
+      return { text: range.toString(), inPart: !!range.startContainer.parentElement?.closest('.item.highlighted'), visible: rect.bottom > 0 && rect.top < innerHeight }
+    }))
+    await expect.poll(async () => (await marks()).length).toBeGreaterThan(0)
+    const found = await marks()
+    expect(found.every((m) => /^readfilesync$/i.test(m.text) && m.inPart)).toBe(true)
+    expect(found[0]!.visible).toBe(true)
     // The view reports its position to the URL 300 ms after scrolling stops; the link to the part
     // must survive that, so the address bar still opens the hit when copied or reloaded.
     await page.waitForTimeout(800)
     expect(page.url()).toContain(`part=${encodeURIComponent(part)}`)
     await page.reload()
     await expect(page.locator(`.item.highlighted[data-part="${part}"]`)).toBeInViewport()
+    await expect.poll(async () => (await marks()).length).toBe(found.length)
     await snapshot(page, testInfo, 'search-03-opened-at-part')
   })
 

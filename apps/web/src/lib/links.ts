@@ -13,10 +13,12 @@ export interface SessionLinkOptions {
   m?: string
   /** And highlight this part: a 1.x part id, or a 2.x content index. */
   part?: string
+  /** And mark this search's matches inside the part. */
+  hl?: string
 }
 
 /**
- * The one URL shape for a session: `/sessions/<id>[/bytes|/gallery]?storage=v1|v2[&m=…&part=…]`.
+ * The one URL shape for a session: `/sessions/<id>[/bytes|/gallery]?storage=v1|v2[&m=…&part=…&hl=…]`.
  * A session is (storage, id): a 2.x file can hold the same id in both generations.
  */
 export function sessionHref(session: SessionLink, options: SessionLinkOptions = {}): string {
@@ -24,6 +26,7 @@ export function sessionHref(session: SessionLink, options: SessionLinkOptions = 
   const query = new URLSearchParams({ storage: session.storage })
   if (options.m) query.set('m', options.m)
   if (options.part) query.set('part', options.part)
+  if (options.part && options.hl) query.set('hl', options.hl)
   return `/sessions/${encodeURIComponent(session.id)}${tab}?${query}`
 }
 

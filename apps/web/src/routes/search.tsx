@@ -79,7 +79,7 @@ export function SearchRoute() {
   }
   const open = () => {
     const hit = search.hits()[selected()]
-    if (hit) navigate(hitHref(hit))
+    if (hit) navigate(hitHref(hit, params.q))
   }
   useKeys((event) => {
     const inBox = event.target === box
@@ -182,7 +182,7 @@ export function SearchRoute() {
           </EmptyState>
         </Match>
         <Match when={true}>
-          <HitList hits={search.hits()} view={view()} selected={selected()} now={Date.now()} onSelect={setSelected} />
+          <HitList hits={search.hits()} query={params.q} view={view()} selected={selected()} now={Date.now()} onSelect={setSelected} />
           <Show when={search.hasMore()}>
             <button type="button" class="load-more" disabled={search.loading() !== false} onClick={() => search.loadMore()}>
               {search.loading() === 'more' ? 'Loading…' : search.answer()?.mode === 'scan' ? 'Keep scanning' : 'Load more'}

@@ -24,9 +24,9 @@ const TABS: { id: SessionTab; label: string; key: string }[] = [
   { id: 'gallery', label: 'Gallery', key: 'i' },
 ]
 
-type SessionSearch = { storage?: string; m?: string; part?: string; img?: string }
+type SessionSearch = { storage?: string; m?: string; part?: string; hl?: string; img?: string }
 
-/** `/sessions/:id[/:tab]?storage=&m=&part=`. */
+/** `/sessions/:id[/:tab]?storage=&m=&part=&hl=`. */
 export function SessionRoute() {
   const api = useApi()
   const navigate = useNavigate()
@@ -98,10 +98,10 @@ export function SessionRoute() {
                   <PrunableTranscript
                     session={{ sessionID: data().session.id, storage: data().session.storage }}
                     writable={storageInfo.data()?.supported.write ?? false}
-                    target={{ ...(isValidId(search.m) ? { m: search.m } : {}), ...(search.part ? { part: search.part } : {}) }}
+                    target={{ ...(isValidId(search.m) ? { m: search.m } : {}), ...(search.part ? { part: search.part } : {}), ...(search.part && search.hl ? { hl: search.hl } : {}) }}
                     revertMessageID={typeof data().session.revert?.messageID === 'string' ? (data().session.revert?.messageID as string) : undefined}
                     onPruned={headerPruned}
-                    onPosition={(m) => setSearch({ m, part: undefined }, { replace: true })}
+                    onPosition={(m) => setSearch({ m, part: undefined, hl: undefined }, { replace: true })}
                   />
                 </Match>
               </Switch>

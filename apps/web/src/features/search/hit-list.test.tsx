@@ -24,6 +24,11 @@ describe('hit model', () => {
     expect(hitHref(hits[2]!)).toBe('/sessions/ses_a?storage=v1')
   })
 
+  it('carries the query to mark its matches in the opened part, and only where there is a part', () => {
+    expect(hitHref(hits[0]!, 'login "the bug"')).toBe('/sessions/ses_a?storage=v1&m=msg_1&part=prt_1&hl=login+%22the+bug%22')
+    expect(hitHref(hits[2]!, 'login')).toBe('/sessions/ses_a?storage=v1')
+  })
+
   it('groups by session in order of the best hit, and keys follow that order', () => {
     expect(groupBySession(hits).map((g) => [g.title, g.hits.map((h) => h.index)])).toEqual([['Alpha', [0, 2]], ['Beta', [1]]])
     expect(groupedOrder(hits)).toEqual([0, 2, 1])

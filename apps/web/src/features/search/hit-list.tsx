@@ -8,6 +8,8 @@ import { Snippet } from './snippet'
 
 export interface HitListProps {
   hits: SearchHit[]
+  /** The query the hits answer: an opened hit marks its matches. */
+  query?: string
   view: 'sessions' | 'flat'
   /** Index in `hits` of the keyboard selection. */
   selected: number
@@ -15,11 +17,11 @@ export interface HitListProps {
   onSelect: (index: number) => void
 }
 
-function HitRow(props: { hit: SearchHit; index: number; selected: boolean; showSession: boolean; now: number; onSelect: (i: number) => void }) {
+function HitRow(props: { hit: SearchHit; query?: string; index: number; selected: boolean; showSession: boolean; now: number; onSelect: (i: number) => void }) {
   const untitled = () => props.hit.sessionTitle || 'Untitled session'
   return (
     <A
-      href={hitHref(props.hit)}
+      href={hitHref(props.hit, props.query)}
       class={`hit hit-is-${props.hit.kind}`}
       classList={{ selected: props.selected }}
       data-index={props.index}
@@ -50,7 +52,7 @@ export function HitList(props: HitListProps) {
       fallback={
         <div class="hit-list" role="list">
           <For each={props.hits}>
-            {(hit, i) => <HitRow hit={hit} index={i()} selected={props.selected === i()} showSession now={props.now} onSelect={props.onSelect} />}
+            {(hit, i) => <HitRow hit={hit} query={props.query} index={i()} selected={props.selected === i()} showSession now={props.now} onSelect={props.onSelect} />}
           </For>
         </div>
       }
@@ -70,7 +72,7 @@ export function HitList(props: HitListProps) {
               </header>
               <div role="list">
                 <For each={group.hits}>
-                  {(entry) => <HitRow hit={entry.hit} index={entry.index} selected={props.selected === entry.index} showSession={false} now={props.now} onSelect={props.onSelect} />}
+                  {(entry) => <HitRow hit={entry.hit} query={props.query} index={entry.index} selected={props.selected === entry.index} showSession={false} now={props.now} onSelect={props.onSelect} />}
                 </For>
               </div>
             </section>

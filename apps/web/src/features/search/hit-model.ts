@@ -9,10 +9,15 @@ export const KIND_LABELS: Record<SearchKind, string> = {
   title: 'Title',
 }
 
-/** Where a hit opens: its session, scrolled to the message, with the part (1.x id, 2.x index) marked. */
-export function hitHref(hit: SearchHit): string {
+/**
+ * Where a hit opens: its session, scrolled to the message, with the part (1.x id, 2.x index)
+ * marked and, given the query, its matches inside the part too.
+ */
+export function hitHref(hit: SearchHit, query?: string): string {
   const part = hit.partID ?? (hit.index !== undefined ? String(hit.index) : undefined)
-  return sessionHref({ id: hit.sessionID, storage: hit.storage }, { ...(hit.messageID ? { m: hit.messageID } : {}), ...(part ? { part } : {}) })
+  return sessionHref({ id: hit.sessionID, storage: hit.storage }, {
+    ...(hit.messageID ? { m: hit.messageID } : {}), ...(part ? { part } : {}), ...(part && query ? { hl: query } : {}),
+  })
 }
 
 export interface HitGroup {

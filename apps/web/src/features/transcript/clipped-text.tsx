@@ -1,17 +1,20 @@
 import { createSignal, Show } from 'solid-js'
 import { formatBytes, utf8Length } from '../../lib/format'
+import { matchPastCut } from '../../lib/search-marks'
 
 export interface ClippedTextProps {
   text: string
   /** Characters shown before "Show all". */
   limit?: number
   class?: string
+  /** A search that led here: when its first match lies past the cut, the text starts whole. */
+  reveal?: string
 }
 
 /** Preformatted text cut at `limit` characters with a button for the rest; tool output can be megabytes. */
 export function ClippedText(props: ClippedTextProps) {
-  const [all, setAll] = createSignal(false)
   const limit = () => props.limit ?? 4000
+  const [all, setAll] = createSignal(props.reveal ? matchPastCut(props.text, props.reveal, limit()) : false)
   const clipped = () => !all() && props.text.length > limit()
   return (
     <div class={`clipped ${props.class ?? ''}`}>

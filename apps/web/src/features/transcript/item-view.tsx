@@ -12,6 +12,8 @@ export interface ItemViewProps {
   item: ViewItem
   storage: StorageGeneration
   highlighted: boolean
+  /** The search that led to this part: clipped text starts whole when its match lies past the cut. */
+  query?: string
   /** Room for per-part controls (selection for pruning); rendered at the item's right edge. */
   controls?: JSX.Element
 }
@@ -51,7 +53,7 @@ export function ItemView(props: ItemViewProps) {
               </Collapsible>
             )}
           </Match>
-          <Match when={props.item.kind === 'tool' && props.item}>{(tool) => <ToolCall tool={tool().tool} storage={props.storage} initiallyOpen={props.highlighted} />}</Match>
+          <Match when={props.item.kind === 'tool' && props.item}>{(tool) => <ToolCall tool={tool().tool} storage={props.storage} initiallyOpen={props.highlighted} query={props.query} />}</Match>
           <Match when={props.item.kind === 'image' && props.item}>{(image) => <div class="thumbs"><ImageThumb image={image().image} /></div>}</Match>
           <Match when={props.item.kind === 'file' && props.item}>{(file) => <span class="chip" title={file().mime}>📎 {file().name}</span>}</Match>
           <Match when={props.item.kind === 'usage' && props.item}>{(usage) => <UsageLine usage={usage().usage} />}</Match>

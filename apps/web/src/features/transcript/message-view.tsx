@@ -8,6 +8,8 @@ export interface MessageViewProps {
   message: MessageModel
   /** `&part=` from the URL: this part is scrolled to, opened and marked. */
   highlightPart?: string
+  /** `&hl=`: the search whose matches the highlighted part shows (long text opens where they are). */
+  highlightQuery?: string
   /** The keyboard cursor is on this message. */
   active?: boolean
   /** Follows another assistant step of the same turn: the role line is left out. */
@@ -28,7 +30,7 @@ export function MessageView(props: MessageViewProps) {
   const took = () => (props.message.createdAt !== undefined && props.message.completedAt !== undefined ? props.message.completedAt - props.message.createdAt : undefined)
   const items = () => (
     <For each={props.message.items}>
-      {(item) => <ItemView item={item} storage={props.message.storage} highlighted={props.highlightPart === item.ref} controls={props.itemControls?.(props.message, item)} />}
+      {(item) => <ItemView item={item} storage={props.message.storage} highlighted={props.highlightPart === item.ref} query={props.highlightPart === item.ref ? props.highlightQuery : undefined} controls={props.itemControls?.(props.message, item)} />}
     </For>
   )
   return (

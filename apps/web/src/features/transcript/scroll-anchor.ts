@@ -9,6 +9,12 @@ export interface ScrollAnchor {
 const messageEl = (scroller: HTMLElement, id: string) =>
   isValidId(id) ? scroller.querySelector<HTMLElement>(`[data-message-id="${id}"]`) : null
 
+/** One part of a rendered message (`data-part`), or null. */
+export function partEl(scroller: HTMLElement, id: string, part: string): HTMLElement | null {
+  const el = messageEl(scroller, id)
+  return el ? ([...el.querySelectorAll<HTMLElement>('[data-part]')].find((p) => p.dataset.part === part) ?? null) : null
+}
+
 /** The first message at least partly visible, and where it sits. */
 export function captureAnchor(scroller: HTMLElement): ScrollAnchor | undefined {
   const top = scroller.getBoundingClientRect().top
@@ -32,19 +38,36 @@ export function restoreAnchor(scroller: HTMLElement, anchor: ScrollAnchor | unde
 export function revealMessage(scroller: HTMLElement, id: string, part?: string, block: ScrollLogicalPosition = 'start'): boolean {
   const el = messageEl(scroller, id)
   if (!el) return false
-  const partEl = part ? [...el.querySelectorAll<HTMLElement>('[data-part]')].find((p) => p.dataset.part === part) : undefined
-  ;(partEl ?? el).scrollIntoView({ block: partEl ? 'center' : block })
+  const target = part ? partEl(scroller, id, part) : null
+  ;(target ?? el).scrollIntoView({ block: target ? 'center' : block })
   return true
 }
 
 /** Whether a message (or, given one, its part) shows at least partly in the scroller's viewport. */
 export function isInView(scroller: HTMLElement, id: string, part?: string): boolean {
-  const el = messageEl(scroller, id)
-  const target = part ? [...(el?.querySelectorAll<HTMLElement>('[data-part]') ?? [])].find((p) => p.dataset.part === part) ?? el : el
+  const target = (part ? partEl(scroller, id, part) : null) ?? messageEl(scroller, id)
   if (!target) return false
   const view = scroller.getBoundingClientRect()
   const rect = target.getBoundingClientRect()
   return rect.bottom > view.top + 1 && rect.top < view.bottom - 1
+}
+
+/**
+ * Bring a range (a search match) into sight: first inside the boxes that scroll on their own (a
+ * long tool output scrolls within its block), then in the transcript.
+ */
+export function centerRange(scroller: HTMLElement, range: Range) {
+  for (let el = range.startContainer.parentElement; el && el !== scroller; el = el.parentElement) {
+    if (el.scrollHeight > el.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(el).overflowY)) centerIn(el, range)
+  }
+  centerIn(scroller, range)
+}
+
+function centerIn(box: HTMLElement, range: Range) {
+  const view = box.getBoundingClientRect()
+  const rect = range.getBoundingClientRect()
+  if (rect.top >= view.top && rect.bottom <= view.bottom) return
+  box.scrollTop += rect.top - view.top - box.clientHeight / 2
 }
 
 export const distanceToBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight

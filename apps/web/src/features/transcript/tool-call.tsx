@@ -25,7 +25,7 @@ function prettyJson(value: unknown): string {
 }
 
 /** A tool call, collapsed to one line: name, status, what it was asked, how much it returned. */
-export function ToolCall(props: { tool: ToolView; storage: StorageGeneration; initiallyOpen?: boolean }) {
+export function ToolCall(props: { tool: ToolView; storage: StorageGeneration; initiallyOpen?: boolean; query?: string }) {
   const status = () => props.tool.status
   return (
     <div class="tool-call" data-status={status()}>
@@ -50,18 +50,18 @@ export function ToolCall(props: { tool: ToolView; storage: StorageGeneration; in
       >
         <div class="tool-section">
           <div class="tool-section-label">Input</div>
-          <ClippedText text={prettyJson(props.tool.input)} limit={2000} class="code-block" />
+          <ClippedText text={prettyJson(props.tool.input)} limit={2000} class="code-block" reveal={props.query} />
         </div>
         <Show when={props.tool.error}>
           <div class="tool-section">
             <div class="tool-section-label error">Error</div>
-            <ClippedText text={props.tool.error ?? ''} class="code-block error-block" />
+            <ClippedText text={props.tool.error ?? ''} class="code-block error-block" reveal={props.query} />
           </div>
         </Show>
         <Show when={props.tool.output !== null}>
           <div class="tool-section">
             <div class="tool-section-label">Output</div>
-            <ClippedText text={props.tool.output ?? ''} class="code-block" />
+            <ClippedText text={props.tool.output ?? ''} class="code-block" reveal={props.query} />
           </div>
         </Show>
       </Collapsible>

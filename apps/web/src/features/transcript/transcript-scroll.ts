@@ -1,13 +1,21 @@
 import { createEffect, createSignal, on, onCleanup, type Accessor } from 'solid-js'
 import type { MessageModel } from './message-model'
-import { captureAnchor, distanceToBottom, isInView, restoreAnchor, revealMessage } from './scroll-anchor'
+import { clearMarks, markMatches } from '../../lib/search-marks'
+import { captureAnchor, centerRange, distanceToBottom, isInView, partEl, restoreAnchor, revealMessage } from './scroll-anchor'
 import type { TranscriptRef, TranscriptWindow } from './transcript.data'
 
 const EDGE_PX = 800
 
+/** Where the URL opens a transcript: a message, one of its parts, and the search that led there. */
+export interface TranscriptTarget {
+  m?: string
+  part?: string
+  hl?: string
+}
+
 export interface ScrollOptions {
   session: Accessor<TranscriptRef>
-  target: Accessor<{ m?: string; part?: string }>
+  target: Accessor<TranscriptTarget>
   onPosition?: (messageID: string | undefined) => void
 }
 
@@ -22,12 +30,25 @@ export function createTranscriptScroll(win: TranscriptWindow, models: Accessor<M
   // The last position we reported ourselves, so the URL echo does not move the view again.
   let reported: string | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
-  onCleanup(() => clearTimeout(timer))
+  onCleanup(() => {
+    clearTimeout(timer)
+    clearMarks()
+  })
 
-  async function openAt(m: string | undefined, part?: string) {
+  /** Scroll to the target message (and part); with a search, mark its matches there and bring the first into sight. */
+  function reveal(m: string, target: TranscriptTarget): boolean {
+    if (!scroller || !revealMessage(scroller, m, target.part)) return false
+    clearMarks()
+    const el = target.part && target.hl ? partEl(scroller, m, target.part) : null
+    const first = el && target.hl ? markMatches(el, target.hl) : undefined
+    if (first) centerRange(scroller, first)
+    return true
+  }
+
+  async function openAt(m: string | undefined, target: TranscriptTarget = {}) {
     await win.open(m ? { around: m } : { anchor: 'latest' })
     if (!scroller) return
-    if (m && revealMessage(scroller, m, part)) setActive(m)
+    if (m && reveal(m, target)) setActive(m)
     else scroller.scrollTop = scroller.scrollHeight
     // Arrow keys, Page Up/Down and Space then scroll the transcript, unless the person is elsewhere.
     if (document.activeElement === document.body) scroller.focus({ preventScroll: true })
@@ -49,20 +70,20 @@ export function createTranscriptScroll(win: TranscriptWindow, models: Accessor<M
 
   createEffect(on(() => `${options.session().storage}:${options.session().sessionID}`, () => {
     reported = options.target().m
-    void openAt(options.target().m, options.target().part)
+    void openAt(options.target().m, options.target())
   }))
   createEffect(on(() => options.target().m, (m) => {
     if (m === reported || !scroller) return
     reported = m
-    if (m && revealMessage(scroller, m, options.target().part)) setActive(m)
-    else void openAt(m, options.target().part)
+    if (m && reveal(m, options.target())) setActive(m)
+    else void openAt(m, options.target())
   }, { defer: true }))
 
   return {
     active,
     page,
     setScroller: (el: HTMLElement) => (scroller = el),
-    retry: () => void openAt(options.target().m, options.target().part),
+    retry: () => void openAt(options.target().m, options.target()),
     onScroll() {
       void fillEdges()
       clearTimeout(timer)

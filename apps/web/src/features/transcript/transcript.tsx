@@ -7,13 +7,13 @@ import { plural } from '../../lib/format'
 import { useKeys } from '../../lib/keys'
 import { toMessageModel, type MessageModel, type ViewItem } from './message-model'
 import { MessageView } from './message-view'
-import { createTranscriptScroll } from './transcript-scroll'
+import { createTranscriptScroll, type TranscriptTarget } from './transcript-scroll'
 import { createTranscript, type TranscriptRef, type TranscriptWindow } from './transcript.data'
 
 export interface TranscriptProps {
   session: TranscriptRef
-  /** `?m=` and `&part=` from the URL. */
-  target: { m?: string; part?: string }
+  /** `?m=`, `&part=` and `&hl=` (the search that led here) from the URL. */
+  target: TranscriptTarget
   /** A staged revert: this message and later ones are marked. */
   revertMessageID?: string
   /** The top visible message as the person scrolls (undefined at the live end), for the URL. */
@@ -74,6 +74,7 @@ export function Transcript(props: TranscriptProps) {
               message={message}
               continued={message.role === 'assistant' && models()[index() - 1]?.role === 'assistant'}
               highlightPart={props.target.m === message.id ? props.target.part : undefined}
+              highlightQuery={props.target.m === message.id ? props.target.hl : undefined}
               active={nav.active() === message.id}
               reverted={reverted(message.id)}
               controls={props.controls}
