@@ -31,7 +31,7 @@ describe('SearchRoute', () => {
     const second = document.querySelector('.hit.selected')
     expect(second?.getAttribute('data-index')).not.toBe('0')
     fireEvent.keyDown(box, { key: 'Enter' })
-    await waitFor(() => expect(history.get()).toMatch(/^\/sessions\/ses_\w+\?storage=v[12]&m=msg_\w+(&part=\w+)?$/))
+    await waitFor(() => expect(history.get()).toMatch(/^\/sessions\/ses_\w+\?storage=v[12]&m=msg_\w+(&part=\w+&hl=readFileSync)?$/))
   })
 
   it('filters by kind and explains an empty answer', async () => {
