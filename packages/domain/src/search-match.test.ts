@@ -19,6 +19,16 @@ describe('compileLiteralMatcher', () => {
   ])('%s', (_name, query, text, expected) => {
     expect(matches(query, text)).toBe(expected)
   })
+
+  it('gives match ranges in the original text, ASCII or not, whole characters, at most `limit`', () => {
+    const ranges = (query: string, text: string, limit?: number) => compileLiteralMatcher(parseQuery(query)).ranges(text, limit)
+      .map(([s, e]) => text.slice(s, e))
+    expect(ranges('login', 'Login, then LOGIN again')).toEqual(['Login', 'LOGIN'])
+    expect(ranges('reflexion', 'Une RÉFLEXION, une réflexion')).toEqual(['RÉFLEXION', 'réflexion'])
+    expect(ranges('"a 𝒳"', 'see a 𝒳 here')).toEqual(['a 𝒳'])
+    expect(ranges('login', 'login login login', 2)).toEqual(['login', 'login'])
+    expect(ranges('é', 'x e\u0301 y')).toEqual(['e\u0301'])
+  })
 })
 
 describe('excerptSegments', () => {

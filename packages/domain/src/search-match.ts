@@ -12,6 +12,9 @@ export const SNIPPET_CLOSE = '\uE001'
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const SEP = '[^\\p{L}\\p{N}\\p{Co}]+'
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/
+const MARK = /\p{M}/u
 
 /** A folded-text regex for one term: its tokens in order, separated by any non-token run. */
 function termPattern(term: QueryTerm): string {
@@ -23,8 +26,8 @@ function termPattern(term: QueryTerm): string {
 export interface LiteralMatcher {
   /** True when folded `text` satisfies the query: every positive term present, no negated one. */
   test(folded: string): boolean
-  /** Ranges of positive-term matches in `text` (original, unfolded), in order. */
-  ranges(text: string): Array<[number, number]>
+  /** Ranges of positive-term matches in `text` (original, unfolded), in order; at most `limit`. */
+  ranges(text: string, limit?: number): Array<[number, number]>
 }
 
 /** The design's literal match (case- and accent-insensitive substring) for a parsed query. */
@@ -36,13 +39,24 @@ export function compileLiteralMatcher(query: ParsedQuery): LiteralMatcher {
     : null
   return {
     test: (folded) => positive.length > 0 && positive.every((r) => r.test(folded)) && !negative.some((r) => r.test(folded)),
-    ranges(text) {
+    ranges(text, limit = Infinity) {
       if (!any) return []
-      const { folded, origin } = foldWithMap(text)
+      // ASCII folds to itself, one unit for one: no map to build (tool output is mostly ASCII).
+      const { folded, origin } = ASCII.test(text) ? { folded: text.toLowerCase(), origin: null } : foldWithMap(text)
       const out: Array<[number, number]> = []
       for (const m of folded.matchAll(any)) {
         if (m[0].length === 0) continue
-        out.push([origin[m.index]!, origin[m.index + m[0].length - 1]! + 1])
+        if (out.length === limit) break
+        if (!origin) {
+          out.push([m.index, m.index + m[0].length])
+          continue
+        }
+        // The match ends with the whole character its last folded unit came from (a surrogate pair
+        // too) and the accents folding dropped after it (`e` + U+0301).
+        const last = origin[m.index + m[0].length - 1]!
+        let end = last + (text.codePointAt(last)! > 0xffff ? 2 : 1)
+        while (end < text.length && MARK.test(text[end]!)) end++
+        out.push([origin[m.index]!, end])
       }
       return out
     },

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@solidjs/testing-library'
 import { describe, expect, it } from 'vitest'
 import { realApi, renderApp } from '../../test/real-api'
 import { sessionByTitle } from '../../test/sessions'
+import { targetOf } from './session'
 
 describe('SessionRoute', () => {
   it('shows the header, subagents and the transcript of a real session', async () => {
@@ -23,5 +24,13 @@ describe('SessionRoute', () => {
   it('says so when the session does not exist', async () => {
     renderApp('/sessions/ses_missing0000000000000000?storage=v1')
     expect(await screen.findByText('Session not found')).toBeTruthy()
+  })
+
+  it('takes the transcript target from the URL as strings only: a repeated parameter is a list, and is dropped', () => {
+    expect(targetOf({ m: 'msg_1', part: 'prt_1', hl: 'login bug' })).toEqual({ m: 'msg_1', part: 'prt_1', hl: 'login bug' })
+    expect(targetOf({ m: 'msg_1', part: ['prt_1', 'prt_2'], hl: 'login' })).toEqual({ m: 'msg_1' })
+    expect(targetOf({ m: 'msg_1', part: 'prt_1', hl: ['a', 'b'] })).toEqual({ m: 'msg_1', part: 'prt_1' })
+    expect(targetOf({ m: 'msg_1', part: 'prt_1', hl: '   ' })).toEqual({ m: 'msg_1', part: 'prt_1' })
+    expect(targetOf({ m: 'not an id', part: 'prt_1', hl: 'x' })).toEqual({})
   })
 })

@@ -8,6 +8,7 @@ import { ImagesConversationButtons } from '../features/images-conversation/image
 import { SessionHeader } from '../features/sessions/session-header'
 import { createSessionDetail } from '../features/sessions/sessions.data'
 import { PrunableTranscript } from '../features/pruning/prunable-transcript'
+import type { TranscriptTarget } from '../features/transcript/hit-reveal'
 import { createPrunedRefresh } from '../features/pruning/pruned-refresh'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
@@ -25,6 +26,16 @@ const TABS: { id: SessionTab; label: string; key: string }[] = [
 ]
 
 type SessionSearch = { storage?: string; m?: string; part?: string; hl?: string; img?: string }
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined)
+
+/** The transcript's target from the URL: strings only (a repeated parameter arrives as a list), `hl` only with a part. */
+export function targetOf(search: Partial<Record<keyof SessionSearch, unknown>>): TranscriptTarget {
+  const m = isValidId(search.m) ? search.m : undefined
+  const part = m ? text(search.part) : undefined
+  const hl = part ? text(search.hl) : undefined
+  return { ...(m ? { m } : {}), ...(part ? { part } : {}), ...(hl ? { hl } : {}) }
+}
 
 /** `/sessions/:id[/:tab]?storage=&m=&part=&hl=`. */
 export function SessionRoute() {
@@ -98,7 +109,7 @@ export function SessionRoute() {
                   <PrunableTranscript
                     session={{ sessionID: data().session.id, storage: data().session.storage }}
                     writable={storageInfo.data()?.supported.write ?? false}
-                    target={{ ...(isValidId(search.m) ? { m: search.m } : {}), ...(search.part ? { part: search.part } : {}), ...(search.part && search.hl ? { hl: search.hl } : {}) }}
+                    target={targetOf(search)}
                     revertMessageID={typeof data().session.revert?.messageID === 'string' ? (data().session.revert?.messageID as string) : undefined}
                     onPruned={headerPruned}
                     onPosition={(m) => setSearch({ m, part: undefined, hl: undefined }, { replace: true })}

@@ -12,10 +12,15 @@ describe('ClippedText', () => {
     expect(container.querySelector('pre')!.textContent).toBe(long)
   })
 
-  it('starts whole when the search that led here matches past the cut (case and accents folded)', () => {
+  it('moves the cut past the first match of the search that led here (case and accents folded)', () => {
     const { container, queryByRole } = render(() => <ClippedText text={long} limit={4000} reveal="quetzál" />)
     expect(container.querySelector('pre')!.textContent).toBe(long)
     expect(queryByRole('button')).toBeNull()
+    const huge = `${'x'.repeat(5000)} the quetzal ${'y'.repeat(100_000)}`
+    const { container: big, getByRole } = render(() => <ClippedText text={huge} limit={4000} reveal="quetzal" />)
+    const shown = big.querySelector('pre')!.textContent!
+    expect(shown.endsWith(`the quetzal ${'y'.repeat(2000 - 1)}`)).toBe(true)
+    expect(getByRole('button', { name: /Show all/ }).textContent).toContain((huge.length - shown.length).toLocaleString())
   })
 
   it('stays cut when the match is already shown, or is not in this text', () => {

@@ -1,20 +1,20 @@
-import { createSignal, Show } from 'solid-js'
+import { createMemo, createSignal, Show } from 'solid-js'
 import { formatBytes, utf8Length } from '../../lib/format'
-import { matchPastCut } from '../../lib/search-marks'
+import { revealCut } from '../../lib/search-marks'
 
 export interface ClippedTextProps {
   text: string
   /** Characters shown before "Show all". */
   limit?: number
   class?: string
-  /** A search that led here: when its first match lies past the cut, the text starts whole. */
+  /** A search that led here: when its first match lies past the cut, the cut moves past it. */
   reveal?: string
 }
 
 /** Preformatted text cut at `limit` characters with a button for the rest; tool output can be megabytes. */
 export function ClippedText(props: ClippedTextProps) {
-  const limit = () => props.limit ?? 4000
-  const [all, setAll] = createSignal(props.reveal ? matchPastCut(props.text, props.reveal, limit()) : false)
+  const [all, setAll] = createSignal(false)
+  const limit = createMemo(() => (props.reveal ? revealCut(props.text, props.reveal, props.limit ?? 4000) : props.limit ?? 4000))
   const clipped = () => !all() && props.text.length > limit()
   return (
     <div class={`clipped ${props.class ?? ''}`}>

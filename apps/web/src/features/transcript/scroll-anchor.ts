@@ -45,29 +45,11 @@ export function revealMessage(scroller: HTMLElement, id: string, part?: string, 
 
 /** Whether a message (or, given one, its part) shows at least partly in the scroller's viewport. */
 export function isInView(scroller: HTMLElement, id: string, part?: string): boolean {
-  const target = (part ? partEl(scroller, id, part) : null) ?? messageEl(scroller, id)
+  const target = part ? partEl(scroller, id, part) : messageEl(scroller, id)
   if (!target) return false
   const view = scroller.getBoundingClientRect()
   const rect = target.getBoundingClientRect()
   return rect.bottom > view.top + 1 && rect.top < view.bottom - 1
-}
-
-/**
- * Bring a range (a search match) into sight: first inside the boxes that scroll on their own (a
- * long tool output scrolls within its block), then in the transcript.
- */
-export function centerRange(scroller: HTMLElement, range: Range) {
-  for (let el = range.startContainer.parentElement; el && el !== scroller; el = el.parentElement) {
-    if (el.scrollHeight > el.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(el).overflowY)) centerIn(el, range)
-  }
-  centerIn(scroller, range)
-}
-
-function centerIn(box: HTMLElement, range: Range) {
-  const view = box.getBoundingClientRect()
-  const rect = range.getBoundingClientRect()
-  if (rect.top >= view.top && rect.bottom <= view.bottom) return
-  box.scrollTop += rect.top - view.top - box.clientHeight / 2
 }
 
 export const distanceToBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight

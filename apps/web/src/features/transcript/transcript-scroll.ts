@@ -1,17 +1,11 @@
 import { createEffect, createSignal, on, onCleanup, type Accessor } from 'solid-js'
 import type { MessageModel } from './message-model'
-import { clearMarks, markMatches } from '../../lib/search-marks'
-import { captureAnchor, centerRange, distanceToBottom, isInView, partEl, restoreAnchor, revealMessage } from './scroll-anchor'
+import { clearMarks } from '../../lib/search-marks'
+import { revealTarget, type TranscriptTarget } from './hit-reveal'
+import { captureAnchor, distanceToBottom, isInView, restoreAnchor, revealMessage } from './scroll-anchor'
 import type { TranscriptRef, TranscriptWindow } from './transcript.data'
 
 const EDGE_PX = 800
-
-/** Where the URL opens a transcript: a message, one of its parts, and the search that led there. */
-export interface TranscriptTarget {
-  m?: string
-  part?: string
-  hl?: string
-}
 
 export interface ScrollOptions {
   session: Accessor<TranscriptRef>
@@ -35,20 +29,11 @@ export function createTranscriptScroll(win: TranscriptWindow, models: Accessor<M
     clearMarks()
   })
 
-  /** Scroll to the target message (and part); with a search, mark its matches there and bring the first into sight. */
-  function reveal(m: string, target: TranscriptTarget): boolean {
-    if (!scroller || !revealMessage(scroller, m, target.part)) return false
-    clearMarks()
-    const el = target.part && target.hl ? partEl(scroller, m, target.part) : null
-    const first = el && target.hl ? markMatches(el, target.hl) : undefined
-    if (first) centerRange(scroller, first)
-    return true
-  }
-
   async function openAt(m: string | undefined, target: TranscriptTarget = {}) {
+    clearMarks()
     await win.open(m ? { around: m } : { anchor: 'latest' })
     if (!scroller) return
-    if (m && reveal(m, target)) setActive(m)
+    if (m && revealTarget(scroller, m, target)) setActive(m)
     else scroller.scrollTop = scroller.scrollHeight
     // Arrow keys, Page Up/Down and Space then scroll the transcript, unless the person is elsewhere.
     if (document.activeElement === document.body) scroller.focus({ preventScroll: true })
@@ -75,7 +60,7 @@ export function createTranscriptScroll(win: TranscriptWindow, models: Accessor<M
   createEffect(on(() => options.target().m, (m) => {
     if (m === reported || !scroller) return
     reported = m
-    if (m && reveal(m, options.target())) setActive(m)
+    if (m && revealTarget(scroller, m, options.target())) setActive(m)
     else void openAt(m, options.target())
   }, { defer: true }))
 
@@ -94,6 +79,8 @@ export function createTranscriptScroll(win: TranscriptWindow, models: Accessor<M
         const { m, part } = options.target()
         if (m && part && isInView(scroller, m, part)) return
         const atEnd = distanceToBottom(scroller) < 40 && !win.hasNewer()
+        // The URL drops the part, and with it the outline; the marks go too.
+        clearMarks()
         reported = atEnd ? undefined : captureAnchor(scroller)?.id
         options.onPosition?.(reported)
       }, 300)

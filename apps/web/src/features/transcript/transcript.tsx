@@ -7,7 +7,8 @@ import { plural } from '../../lib/format'
 import { useKeys } from '../../lib/keys'
 import { toMessageModel, type MessageModel, type ViewItem } from './message-model'
 import { MessageView } from './message-view'
-import { createTranscriptScroll, type TranscriptTarget } from './transcript-scroll'
+import type { TranscriptTarget } from './hit-reveal'
+import { createTranscriptScroll } from './transcript-scroll'
 import { createTranscript, type TranscriptRef, type TranscriptWindow } from './transcript.data'
 
 export interface TranscriptProps {
