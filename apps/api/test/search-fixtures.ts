@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { copyDb, realFixture } from './harness.js'
 
 /**
  * Rows written the way OpenCode writes them, for search tests that need exact content:
@@ -38,6 +39,16 @@ export function addV1Session(db: Database.Database, seed: SessionSeed): string {
     .run(id, seed.projectID ?? 'global', 'quiet-otter', seed.directory ?? '/srv/app', seed.title, seed.time, seed.time)
   bumpSequence(db, id)
   return id
+}
+
+/**
+ * A copy of the real OpenCode fixture in `dir` with one more 1.x session, its file still open for
+ * more rows (close `raw` before anything else opens the file).
+ */
+export async function fixtureWithV1Session(dir: string, title: string, time = Date.now() - 60_000) {
+  const file = copyDb((await realFixture()).db, dir)
+  const raw = new Database(file)
+  return { file, raw, time, sessionID: addV1Session(raw, { title, time }) }
 }
 
 export interface MessageSeed {

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { copyDb, createTestDeps, realFixture, tempDir } from '../../test/harness.js'
 import { docKeys, openIndexer } from '../../test/index-fixtures.js'
-import { addV1Message, addV1Session, addV2Message, addV2Session, createV2Db, textPart, toolPart } from '../../test/search-fixtures.js'
+import { addV1Message, fixtureWithV1Session, addV2Message, addV2Session, createV2Db, textPart, toolPart } from '../../test/search-fixtures.js'
 import { openOpenCode } from '../store/open-opencode.js'
 import { createDocReader, readBatch, type BuildBatch } from './build-batch.js'
 import { openSqlite, type SqliteDb } from '../lib/sqlite.js'
@@ -35,10 +35,7 @@ function readFirstBatch({ file, dir }: Opened) {
 /** The real fixture plus one assistant message whose tool output a 1.x prune deletes. */
 async function v1WithPrunableOutput() {
   const dir = tempDir()
-  const file = copyDb((await realFixture()).db, dir)
-  const db = new Database(file)
-  const time = Date.now() - 60_000
-  const sessionID = addV1Session(db, { title: 'Prune during build', time })
+  const { file, raw: db, time, sessionID } = await fixtureWithV1Session(dir, 'Prune during build')
   const { messageID, partIDs } = addV1Message(db, {
     sessionID, role: 'assistant', time,
     parts: [textPart('the answer stays'), toolPart('bash', { command: 'cat secrets.txt' }, 'okapi-token lives here')],
@@ -212,10 +209,7 @@ describe('merging the full-text index', () => {
 describe('a prune re-index', () => {
   it('that finds the sidecar locked is tried again until it lands', async () => {
     const dir = tempDir()
-    const file = copyDb((await realFixture()).db, dir)
-    const db = new Database(file)
-    const time = Date.now() - 60_000
-    const sessionID = addV1Session(db, { title: 'Locked sidecar', time })
+    const { file, raw: db, time, sessionID } = await fixtureWithV1Session(dir, 'Locked sidecar')
     const { messageID, partIDs } = addV1Message(db, { sessionID, role: 'assistant', time, parts: [toolPart('bash', { command: 'env' }, 'dingo-token lives here')] })
     db.close()
     const deps = await createTestDeps(file)

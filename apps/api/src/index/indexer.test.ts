@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { docKeys } from '../../test/index-fixtures.js'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, TEST_NOW, type TestDeps } from '../../test/harness.js'
-import { addV1Message, addV1Session, bumpSequence, textPart, toolPart } from '../../test/search-fixtures.js'
+import { addV1Message, addV1Session, fixtureWithV1Session, bumpSequence, textPart, toolPart } from '../../test/search-fixtures.js'
 import { openSqlite } from '../lib/sqlite.js'
 import { openOpenCode } from '../store/open-opencode.js'
 import { indexFileFor, openIndexDb } from './index-db.js'
@@ -49,9 +49,7 @@ describe('createIndexer', () => {
 
   it('gives documents of one millisecond their own ids, spilling into the next millisecond when one is full', async () => {
     const dir = tempDir()
-    const file = copyDb((await realFixture()).db, dir)
-    const raw = new Database(file)
-    const sessionID = addV1Session(raw, { title: 'Crowded millisecond', time: T })
+    const { file, raw, sessionID } = await fixtureWithV1Session(dir, 'Crowded millisecond', T)
     const { messageID } = addV1Message(raw, { sessionID, role: 'assistant', time: T, parts: [textPart('first of many')] })
     const insert = raw.prepare(`INSERT INTO part(id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)`)
     // 4,100 parts written in the same millisecond as the session's title and first part.

@@ -1,9 +1,8 @@
-import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { partSearchFields } from '@loupe/domain'
-import { copyDb, realFixture, tempDir } from '../../test/harness.js'
-import { addV1Message, addV1Session } from '../../test/search-fixtures.js'
+import { tempDir } from '../../test/harness.js'
+import { addV1Message, fixtureWithV1Session } from '../../test/search-fixtures.js'
 import { openOpenCode } from '../store/open-opencode.js'
 import { parseObject } from '../store/session-row.js'
 import { v1Doc, NO_SCOPE } from './index-docs.js'
@@ -42,10 +41,7 @@ const HOSTILE_PARTS: Array<Record<string, unknown>> = [
 describe('1.x part rows as the index reads them', () => {
   it('give every part the same search document as the whole row and its message would', async () => {
     const dir = tempDir()
-    const file = copyDb((await realFixture()).db, dir)
-    const raw = new Database(file)
-    const time = Date.now() - 60_000
-    const sessionID = addV1Session(raw, { title: 'Hostile parts', time })
+    const { file, raw, time, sessionID } = await fixtureWithV1Session(dir, 'Hostile parts')
     addV1Message(raw, { sessionID, role: 'assistant', time, parts: HOSTILE_PARTS })
     addV1Message(raw, { sessionID, role: 'user', time: time + 100, parts: [{ type: 'text', text: 'a user asks' }] })
     // Rows OpenCode would never write: not JSON, JSON5 (SQLite reads it, JSON.parse does not), not an object.
