@@ -16,7 +16,7 @@ export const KIND_LABELS: Record<SearchKind, string> = {
 export function hitHref(hit: SearchHit, query?: string): string {
   const part = hit.partID ?? (hit.index !== undefined ? String(hit.index) : undefined)
   return sessionHref({ id: hit.sessionID, storage: hit.storage }, {
-    ...(hit.messageID ? { m: hit.messageID } : {}), ...(part ? { part } : {}), ...(part && query ? { hl: query } : {}),
+    ...(hit.messageID ? { m: hit.messageID } : {}), ...(part ? { part } : {}), ...(query ? { hl: query } : {}),
   })
 }
 

@@ -12,7 +12,7 @@ export interface ItemViewProps {
   item: ViewItem
   storage: StorageGeneration
   highlighted: boolean
-  /** The search that led to this part: clipped text starts whole when its match lies past the cut. */
+  /** The search that led to this part: clipped text moves its cut past the first match. */
   query?: string
   /** Room for per-part controls (selection for pruning); rendered at the item's right edge. */
   controls?: JSX.Element
