@@ -41,8 +41,7 @@ export function compileLiteralMatcher(query: ParsedQuery): LiteralMatcher {
     test: (folded) => positive.length > 0 && positive.every((r) => r.test(folded)) && !negative.some((r) => r.test(folded)),
     ranges(text, limit = Infinity) {
       if (!any) return []
-      // ASCII folds to itself, one unit for one: no map to build (tool output is mostly ASCII).
-      const { folded, origin } = ASCII.test(text) ? { folded: text.toLowerCase(), origin: null } : foldWithMap(text)
+      const { folded, origin } = foldForMatch(text)
       const out: Array<[number, number]> = []
       for (const m of folded.matchAll(any)) {
         if (m[0].length === 0) continue
@@ -51,25 +50,47 @@ export function compileLiteralMatcher(query: ParsedQuery): LiteralMatcher {
           out.push([m.index, m.index + m[0].length])
           continue
         }
-        // The match ends with the whole character its last folded unit came from (a surrogate pair
-        // too) and the accents folding dropped after it (`e` + U+0301).
-        const last = origin[m.index + m[0].length - 1]!
-        let end = last + (text.codePointAt(last)! > 0xffff ? 2 : 1)
-        while (end < text.length && MARK.test(text[end]!)) end++
-        out.push([origin[m.index]!, end])
+        out.push(originalRange(text, origin, m.index, m.index + m[0].length))
       }
       return out
     },
   }
 }
 
-/** Fold character by character, remembering where each folded unit came from. */
-function foldWithMap(text: string): { folded: string; origin: number[] } {
+/** Folded text, and where each folded unit came from (null: one for one, as for ASCII). */
+export interface FoldedText {
+  folded: string
+  origin: number[] | null
+}
+
+/** Fold `text` for matching. ASCII folds to itself, one unit for one: no map to build (tool output is mostly ASCII). */
+export function foldForMatch(text: string): FoldedText {
+  return ASCII.test(text) ? { folded: text.toLowerCase(), origin: null } : foldWithMap(text)
+}
+
+/**
+ * The original range of folded units [from, to): it ends with the whole character its last unit
+ * came from (a surrogate pair too) and the accents folding dropped after it (`e` + U+0301).
+ */
+export function originalRange(text: string, origin: number[], from: number, to: number): [number, number] {
+  const last = origin[to - 1]!
+  let end = last + (text.codePointAt(last)! > 0xffff ? 2 : 1)
+  while (end < text.length && MARK.test(text[end]!)) end++
+  return [origin[from]!, end]
+}
+
+/** Fold character by character, remembering where each folded unit came from; ASCII characters directly. */
+function foldWithMap(text: string): FoldedText {
   let folded = ''
   const origin: number[] = []
   for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i)!
-    const ch = String.fromCodePoint(cp)
+    const code = text.charCodeAt(i)
+    if (code < 0x80) {
+      folded += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text[i]
+      origin.push(i++)
+      continue
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!)
     const f = foldText(ch)
     folded += f
     for (let k = 0; k < f.length; k++) origin.push(i)
@@ -121,7 +142,8 @@ export function splitMarkedSnippet(marked: string): SnippetSegment[] {
   return mergeSegments(segments)
 }
 
-function mergeSegments(segments: SnippetSegment[]): SnippetSegment[] {
+/** Join neighbours of the same kind and drop empty pieces. */
+export function mergeSegments(segments: SnippetSegment[]): SnippetSegment[] {
   const out: SnippetSegment[] = []
   for (const s of segments) {
     if (!s.text) continue

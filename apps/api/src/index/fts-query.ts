@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ParsedQuery, QueryTerm, SearchKind, StorageGeneration } from '@loupe/domain'
+import { indexTerms, type IndexTerms, type ParsedQuery, type QueryTerm, type SearchKind, type StorageGeneration } from '@loupe/domain'
 
 /** FTS5 columns, in table order; `meta` holds filter tokens and is never matched by user text. */
 export const FTS_COLUMNS = ['title', 'body', 'tool', 'input', 'output', 'meta'] as const
@@ -77,6 +77,8 @@ export interface FtsMatch {
   match: string
   /** User terms only: what snippets highlight. */
   highlight: string
+  /** The same terms for snippets cut in JS. */
+  terms: IndexTerms
   /** The code-token alternatives of rare words alone, or null: ranking discounts their share of bm25. */
   expansions: string | null
 }
@@ -97,5 +99,5 @@ export function buildMatch(query: ParsedQuery, scope: MatchScope = {}, expansion
   const user = `${USER_COLUMNS}: (${positive.join(' AND ')})`
   let match = [user, ...scopeExprs(scope)].map((e) => `(${e})`).join(' AND ')
   for (const n of negative) match = `(${match}) NOT (${USER_COLUMNS}: (${n}))`
-  return { match, highlight: user, expansions: alternatives.length ? `${USER_COLUMNS}: (${alternatives.map(quote).join(' OR ')})` : null }
+  return { match, highlight: user, terms: indexTerms(query, expansions), expansions: alternatives.length ? `${USER_COLUMNS}: (${alternatives.map(quote).join(' OR ')})` : null }
 }

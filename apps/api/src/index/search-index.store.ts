@@ -1,4 +1,4 @@
-import { splitMarkedSnippet, type SearchKind, type SnippetSegment, type StorageGeneration } from '@loupe/domain'
+import { SNIPPET_SCAN_CHARS, splitMarkedSnippet, type CompiledIndexTerms, type SearchKind, type SnippetSegment, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { chunk } from '../store/session-row.js'
 import { quote } from './fts-query.js'
@@ -21,16 +21,10 @@ export interface DocMeta {
 export interface RankedCandidates {
   /** Document ids, best first (bm25 with column weights; newer first on ties). */
   ids: number[]
-  /** Their ranks (lower is better) when code-token alternatives were discounted; else null (bm25 as is). */
-  ranks: number[] | null
+  /** Their ranks (lower is better): bm25, with code-token alternatives discounted. */
+  ranks: number[]
   /** More than `cap` documents matched: only the newest `cap` were ranked. */
   truncated: boolean
-}
-
-export interface PageDoc {
-  snippet: SnippetSegment[]
-  /** bm25 (lower is better). */
-  rank: number
 }
 
 const USER_COLUMNS = '{title body tool input output}'
@@ -38,20 +32,21 @@ const USER_COLUMNS = '{title body tool input output}'
 /**
  * Rank the newest `cap` matches in one walk: the newest `cap + 1` matches (newest first, so a
  * very common word costs bm25 on `cap + 1` rows, not on every match), sorted by rank. The extra
- * one only tells whether the cap binds; it is the oldest of them, and is dropped.
+ * one only tells whether the cap binds; it is the oldest of them, and is dropped. The ranks come
+ * along: any later statement that asks for bm25 pays its whole-index term counts again (5 ms for
+ * a word in every document).
  */
 export function rankCandidates(db: SqliteDb, match: string, range: { min: number; max: number }, cap: number): RankedCandidates {
-  // Ids only (plucked): materializing thousands of row objects costs more than ranking them.
-  const ids = db.pluckSql<number>(
-    `SELECT rowid FROM (SELECT rowid, rank AS r FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)
+  const rows = db.rowsSql<[number, number]>(
+    `SELECT rowid, r FROM (SELECT rowid, rank AS r FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)
       ORDER BY rowid DESC LIMIT ?) ORDER BY r, rowid DESC`, [match, range.min, range.max, cap + 1])
-  const truncated = ids.length > cap
+  const truncated = rows.length > cap
   if (truncated) {
     let oldest = 0
-    for (let i = 1; i < ids.length; i++) if (ids[i]! < ids[oldest]!) oldest = i
-    ids.splice(oldest, 1)
+    for (let i = 1; i < rows.length; i++) if (rows[i]![0] < rows[oldest]![0]) oldest = i
+    rows.splice(oldest, 1)
   }
-  return { ids, ranks: null, truncated }
+  return { ids: rows.map((r) => r[0]), ranks: rows.map((r) => r[1]), truncated }
 }
 
 /**
@@ -104,25 +99,47 @@ export function docMeta(db: SqliteDb, ids: readonly number[]): Map<number, DocMe
 
 export interface PageDocs {
   meta: DocMeta
-  found: PageDoc
+  snippet: SnippetSegment[]
 }
 
 /**
- * Each document's source and its best passage for the user's terms, as segments, with its bm25;
- * documents that are gone or no longer match are absent. One pass over the matches between the
- * lowest and highest id: a rowid lookup per document costs about as much as ranking, so snippets
- * are never fetched one by one. The unary `+` keeps SQLite from driving the query by the id list.
+ * Each document's source and its best passage for the user's terms, as segments; documents that
+ * are gone or no longer show the terms are absent. The passage is cut in JS from the stored text
+ * (a few rowid reads); only what JS cannot confirm (an overlong document, a token the folding
+ * reads differently) asks the index.
  */
-export function pageDocs(db: SqliteDb, highlight: string, ids: readonly number[], tokens = 24): Map<number, PageDocs> {
+export function pageDocs(db: SqliteDb, terms: CompiledIndexTerms, highlight: string, ids: readonly number[]): Map<number, PageDocs> {
   const out = new Map<number, PageDocs>()
   if (ids.length === 0) return out
-  const rows = db.allSql<DocMeta & { s: string | null; r: number }>(
+  const rows = db.allSql<DocMeta & { c0: string | null; c1: string | null; c2: string | null; c3: string | null; c4: string | null }>(
     `SELECT d.id, d.gen, d.session_id, d.message_id, d.part_key, d.kind, d.tool, d.time,
-            snippet(fts, -1, char(57344), char(57345), '…', ?) AS s, fts.rank AS r
+            ${['title', 'body', 'tool', 'input', 'output'].map((c, i) => `CASE WHEN d.bytes <= ${SNIPPET_SCAN_CHARS} THEN f.${c} END AS c${i}`).join(', ')}
+       FROM doc d JOIN fts f ON f.rowid = d.id WHERE d.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])
+  const ask: number[] = []
+  for (const { c0, c1, c2, c3, c4, ...meta } of rows) {
+    const snippet = terms.snippet([c0, c1, c2, c3, c4])
+    if (snippet) out.set(meta.id, { meta, snippet })
+    else ask.push(meta.id)
+  }
+  for (const [id, page] of indexSnippets(db, highlight, ask)) out.set(id, page)
+  return out
+}
+
+/**
+ * The index's own snippet() for `ids` that still match `highlight`. One pass over the matches
+ * between the lowest and highest id: a rowid lookup per document costs about as much as ranking.
+ * The unary `+` keeps SQLite from driving the query by the id list.
+ */
+export function indexSnippets(db: SqliteDb, highlight: string, ids: readonly number[], tokens = 24): Map<number, PageDocs> {
+  const out = new Map<number, PageDocs>()
+  if (ids.length === 0) return out
+  const rows = db.allSql<DocMeta & { s: string | null }>(
+    `SELECT d.id, d.gen, d.session_id, d.message_id, d.part_key, d.kind, d.tool, d.time,
+            snippet(fts, -1, char(57344), char(57345), '…', ?) AS s
        FROM fts JOIN doc d ON d.id = fts.rowid
       WHERE fts MATCH ? AND fts.rowid >= CAST(? AS INTEGER) AND fts.rowid <= CAST(? AS INTEGER) AND +fts.rowid IN (SELECT value FROM json_each(?))`,
     [tokens, highlight, Math.min(...ids), Math.max(...ids), JSON.stringify(ids)])
-  for (const { s, r, ...meta } of rows) if (s != null) out.set(meta.id, { meta, found: { snippet: splitMarkedSnippet(s), rank: r } })
+  for (const { s, ...meta } of rows) if (s != null) out.set(meta.id, { meta, snippet: splitMarkedSnippet(s) })
   return out
 }
 

@@ -1,13 +1,16 @@
+import type { CompiledIndexTerms } from '@loupe/domain'
 import { randomBytes } from 'node:crypto'
 
 /** One ranked answer, kept so later pages slice it instead of re-ranking a changing index. */
 export interface SearchSnapshot {
   ids: number[]
-  /** Ranks of `ids` when they are not plain bm25 (code-token alternatives discounted), else null. */
-  ranks: number[] | null
+  /** Ranks of `ids` (lower is better). */
+  ranks: number[]
   truncated: boolean
   match: string
   highlight: string
+  /** The user's terms, for snippets cut from stored text. */
+  terms: CompiledIndexTerms
   /** The newest document id when the answer was ranked. */
   horizon: number
 }

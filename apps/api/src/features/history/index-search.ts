@@ -1,4 +1,4 @@
-import { indexTokens, type ParsedQuery } from '@loupe/domain'
+import { compileIndexTerms, indexTokens, type ParsedQuery } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
 import { countTermDocs, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
@@ -51,7 +51,7 @@ export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope
   const ranked = match.expansions
     ? rankDiscountingExpansions(db, match.match, match.expansions, { min, max }, CANDIDATE_CAP)
     : rankCandidates(db, match.match, { min, max }, CANDIDATE_CAP)
-  return { ...ranked, match: match.match, highlight: match.highlight, horizon }
+  return { ...ranked, match: match.match, highlight: match.highlight, terms: compileIndexTerms(match.terms), horizon }
 }
 
 /**
@@ -65,20 +65,20 @@ export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSn
   while (hits.length < limit && at < snapshot.ids.length) {
     // Usually the page itself; another batch only when some candidates dropped out (pruned, reverted).
     const batch = snapshot.ids.slice(at, at + limit - hits.length)
-    const docs = pageDocs(db, snapshot.highlight, batch)
+    const docs = pageDocs(db, snapshot.terms, snapshot.highlight, batch)
     const heads = deps.opencode.db.read(() => sessionHeads(scope.source, [...docs.values()].map(({ meta: m }) => `${m.gen}:${m.session_id}`)))
     for (const id of batch) {
-      const rank = snapshot.ranks?.[at]
+      const rank = snapshot.ranks[at]!
       at++
       const page = docs.get(id)
       if (!page) continue
-      const { meta: doc, found } = page
+      const { meta: doc, snippet } = page
       const key = `${doc.gen}:${doc.session_id}`
       const head = heads.get(key)
       if (!head || (head.revertFrom && doc.message_id && doc.message_id >= head.revertFrom)) continue
       const hit: SearchHit = {
         sessionID: doc.session_id, storage: doc.gen, sessionTitle: head.title, messageID: doc.message_id || null,
-        kind: doc.kind, snippet: found.snippet, score: -(rank ?? found.rank), time: doc.time,
+        kind: doc.kind, snippet, score: -rank, time: doc.time,
       }
       if (doc.tool) hit.tool = doc.tool
       if (doc.gen === 'v1' && doc.kind !== 'title') hit.partID = doc.part_key
