@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { foldText, parseQuery } from './query.js'
-import { compileLiteralMatcher, excerptSegments, splitMarkedSnippet } from './search-match.js'
+import { compileLiteralMatcher, excerptSegments, fromMatchLine, splitMarkedSnippet } from './search-match.js'
 
 const matches = (query: string, text: string) => compileLiteralMatcher(parseQuery(query)).test(foldText(text))
 
@@ -49,5 +49,18 @@ describe('splitMarkedSnippet', () => {
       { text: 'login', match: true },
       { text: ' bug', match: false },
     ])
+  })
+})
+
+describe('fromMatchLine', () => {
+  it('drops whole lines before the first match, and nothing when the match is on the first line', () => {
+    expect(fromMatchLine(splitMarkedSnippet('…done\n- used read\n\n### \uE000Active\uE001\n- Add…'))).toEqual([
+      { text: '…### ', match: false },
+      { text: 'Active', match: true },
+      { text: '\n- Add…', match: false },
+    ])
+    const same = splitMarkedSnippet('…the \uE000login\uE001 bug\nnext')
+    expect(fromMatchLine(same)).toEqual(same)
+    expect(fromMatchLine([{ text: 'a\nb', match: false }])).toEqual([{ text: 'a\nb', match: false }])
   })
 })

@@ -126,6 +126,20 @@ export function excerptSegments(text: string, matcher: LiteralMatcher, before = 
   return mergeSegments(segments)
 }
 
+/**
+ * Drop whole lines before the first match's line (an ellipsis says so): a three-line preview of
+ * a passage that starts lines above its match (a Markdown list) would not show the match.
+ */
+export function fromMatchLine(segments: SnippetSegment[]): SnippetSegment[] {
+  const first = segments.findIndex((s) => s.match)
+  for (let i = first - 1; i >= 0; i--) {
+    const nl = segments[i]!.text.lastIndexOf('\n')
+    if (nl < 0) continue
+    return mergeSegments([{ text: '…', match: false }, { text: segments[i]!.text.slice(nl + 1), match: false }, ...segments.slice(i + 1)])
+  }
+  return segments
+}
+
 /** Split a snippet the index marked with SNIPPET_OPEN/SNIPPET_CLOSE into segments. */
 export function splitMarkedSnippet(marked: string): SnippetSegment[] {
   const segments: SnippetSegment[] = []

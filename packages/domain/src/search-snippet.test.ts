@@ -63,6 +63,12 @@ describe('compileIndexTerms().snippet', () => {
     expect(text('login', ['login at the start'])).toBe('login at the start')
   })
 
+  it('starts the passage on the line of its match, so a three-line preview shows it', () => {
+    const body = '## Work State\n### Completed\n- used `read`\n- used `write`\n\n### Active\n- Add a test that pipes input.\n### Blocked\n- (none)'
+    expect(text('active', ['', body])).toBe('…Active\n- Add a test that pipes input.\n### Blocked\n- (none)')
+    expect(text('pipes', ['', body])).toBe('…Add a test that pipes input.\n### Blocked\n- (none)')
+  })
+
   it('keeps passages with long tokens short and never cuts a surrogate pair', () => {
     const long = `${'a'.repeat(3000)} needle ${'b'.repeat(3000)}`
     const shown = text('needle', ['', long])!

@@ -114,9 +114,12 @@ function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
     for (let j = i; j < hits.length && hits[j]!.start < hits[i]!.start + WINDOW_CHARS / 2; j++) near.add(hits[j]!.term)
     if (near.size > most) [anchor, most] = [hits[i]!, near.size]
   }
-  // About half the window before the anchor (as FTS5 centres its hits), the rest from it on.
+  // About half the window before the anchor (as FTS5 centres its hits), the rest from it on. The
+  // context before it stays on the anchor's line: a preview shows three lines, and a passage
+  // starting lines above its match (a Markdown list) would hide the match.
   const lead = Math.floor((tokens - 1) / 2)
-  const [first, taken] = tokensBack(text, anchor.start, lead)
+  const lineStart = text.lastIndexOf('\n', anchor.start - 1) + 1
+  const [first, taken] = tokensBack(text, anchor.start, lead, lineStart)
   let start = first
   let end = tokensForward(text, anchor.start, Math.max(1, tokens - taken))
   end = Math.max(end, anchor.end)
@@ -137,8 +140,11 @@ function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
     segments.push({ text: text.slice(Math.max(h.start, at), to), match: true })
     at = to
   }
+  // The last token keeps the punctuation after it (`(none)`), as FTS5 does; elsewhere '…' says more follows.
+  const more = HAS_TOKEN.test(text.slice(end))
+  if (!more) end = Math.min(text.length, end + 64)
   if (at < end) segments.push({ text: text.slice(at, end), match: false })
-  if (HAS_TOKEN.test(text.slice(end))) segments.push({ text: '…', match: false })
+  if (more) segments.push({ text: '…', match: false })
   return mergeSegments(segments)
 }
 
@@ -151,12 +157,12 @@ const isTokenChar = (text: string, i: number) => {
   return TOKEN_CHAR.test(text[i]!)
 }
 
-/** The start of the `count`th token before `from` (within WINDOW_CHARS), and how many were found. */
-function tokensBack(text: string, from: number, count: number): [number, number] {
+/** The start of the `count`th token before `from` (within WINDOW_CHARS, not before `floor`), and how many were found. */
+function tokensBack(text: string, from: number, count: number, floor: number): [number, number] {
   let at = from
   let found = 0
-  for (let i = from - 1; i >= Math.max(0, from - WINDOW_CHARS) && found < count; i--) {
-    if (isTokenChar(text, i) && (i === 0 || !isTokenChar(text, i - 1))) {
+  for (let i = from - 1; i >= Math.max(floor, from - WINDOW_CHARS) && found < count; i--) {
+    if (isTokenChar(text, i) && (i === floor || !isTokenChar(text, i - 1))) {
       found++
       at = i
     }

@@ -1,4 +1,4 @@
-import { SNIPPET_SCAN_CHARS, splitMarkedSnippet, type CompiledIndexTerms, type SearchKind, type SnippetSegment, type StorageGeneration } from '@loupe/domain'
+import { fromMatchLine, SNIPPET_SCAN_CHARS, splitMarkedSnippet, type CompiledIndexTerms, type SearchKind, type SnippetSegment, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { chunk } from '../store/session-row.js'
 import { quote } from './fts-query.js'
@@ -139,7 +139,7 @@ export function indexSnippets(db: SqliteDb, highlight: string, ids: readonly num
        FROM fts JOIN doc d ON d.id = fts.rowid
       WHERE fts MATCH ? AND fts.rowid >= CAST(? AS INTEGER) AND fts.rowid <= CAST(? AS INTEGER) AND +fts.rowid IN (SELECT value FROM json_each(?))`,
     [tokens, highlight, Math.min(...ids), Math.max(...ids), JSON.stringify(ids)])
-  for (const { s, ...meta } of rows) if (s != null) out.set(meta.id, { meta, snippet: splitMarkedSnippet(s) })
+  for (const { s, ...meta } of rows) if (s != null) out.set(meta.id, { meta, snippet: fromMatchLine(splitMarkedSnippet(s)) })
   return out
 }
 
