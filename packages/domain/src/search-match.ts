@@ -10,8 +10,10 @@ export interface SnippetSegment {
 export const SNIPPET_OPEN = '\uE000'
 export const SNIPPET_CLOSE = '\uE001'
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const SEP = '[^\\p{L}\\p{N}\\p{Co}]+'
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** The index tokenizer's token characters, as a regex class body (letters, digits, private use). */
+export const TOKEN_CLASS = '\\p{L}\\p{N}\\p{Co}'
+const SEP = `[^${TOKEN_CLASS}]+`
 // eslint-disable-next-line no-control-regex
 const ASCII = /^[\x00-\x7f]*$/
 const MARK = /\p{M}/u
@@ -20,7 +22,7 @@ const MARK = /\p{M}/u
 function termPattern(term: QueryTerm): string {
   const body = tokenize(term.text).map(escapeRegex).join(SEP)
   // A prefix must start a token; a word may sit anywhere, inside a code token too (`1137` in `pr1137`).
-  return term.kind === 'prefix' ? `(?<![\\p{L}\\p{N}\\p{Co}])${body}` : body
+  return term.kind === 'prefix' ? `(?<![${TOKEN_CLASS}])${body}` : body
 }
 
 export interface LiteralMatcher {

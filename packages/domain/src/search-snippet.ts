@@ -1,5 +1,5 @@
 import { foldText, tokenize, type ParsedQuery, type QueryTerm } from './query.js'
-import { foldForMatch, mergeSegments, originalRange, type SnippetSegment } from './search-match.js'
+import { escapeRegex, foldForMatch, mergeSegments, originalRange, TOKEN_CLASS as T, type SnippetSegment } from './search-match.js'
 
 /** A query term as the index matches it: folded tokens in order, plus whole-token alternatives. */
 export interface IndexTerm {
@@ -9,28 +9,37 @@ export interface IndexTerm {
   alternatives: string[]
 }
 
-export interface IndexTerms {
-  positive: IndexTerm[]
-  negative: IndexTerm[]
-}
-
-/** The terms of a parsed query for `indexSnippet`; `expansions[i]` are word i's code-token alternatives. */
-export function indexTerms(query: ParsedQuery, expansions: ReadonlyMap<number, readonly string[]> = new Map()): IndexTerms {
-  const out: IndexTerms = { positive: [], negative: [] }
+/**
+ * The positive terms of a parsed query for `compileIndexTerms`; `expansions[i]` are word i's
+ * code-token alternatives. Exclusions are left out: a page's documents passed them when ranked.
+ */
+export function indexTerms(query: ParsedQuery, expansions: ReadonlyMap<number, readonly string[]> = new Map()): IndexTerm[] {
+  const out: IndexTerm[] = []
   query.terms.forEach((term, i) => {
     const tokens = tokenize(term.text)
-    if (tokens.length === 0) return
-    const alternatives = term.kind === 'word' ? (expansions.get(i) ?? []).map(foldText) : []
-    ;(term.negated ? out.negative : out.positive).push({ kind: term.kind, tokens, alternatives })
+    if (term.negated || tokens.length === 0) return
+    out.push({ kind: term.kind, tokens, alternatives: term.kind === 'word' ? (expansions.get(i) ?? []).map(foldText) : [] })
   })
   return out
 }
 
-const T = '\\p{L}\\p{N}\\p{Co}'
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-// Window edges count runs of letters, digits and marks as tokens (an accent never splits one).
-const TOKEN_CHAR = /^[\p{L}\p{N}\p{Co}\p{M}]/u
-const HAS_TOKEN = /[\p{L}\p{N}\p{Co}]/u
+/**
+ * Characters on which JS's tokens decide the index's (unicode61, `remove_diacritics 2`), checked
+ * one by one against SQLite in history.snippets.test: where JS matches, the index matches too.
+ * ASCII; Latin letters but ten (`ǡ`, `ǣ`, `ǯ`, `ǽ`, `ǿ` and their capitals, which JS folds to a
+ * plain letter and unicode61 keeps); punctuation, currency, arrow, math, box-drawing, symbol and
+ * dingbat blocks as old as its Unicode 6.1 tables. Elsewhere JS can match where the index does
+ * not (Cyrillic `ё` read as `е`, Indic vowel signs, Hangul, combining marks, and characters newer
+ * than 6.1 such as most emoji or `₽`, which unicode61 reads as letters).
+ */
+// eslint-disable-next-line no-control-regex
+const AGREED = /^[\x00-\x7F\u00A0-\u01DF\u01E4-\u01ED\u01F0-\u01FB\u0200-\u024F\u1E00-\u1EFF\u2000-\u205F\u20A0-\u20B9\u2190-\u22FF\u2500-\u26FF\u2701-\u27BF]*$/
+
+/** True when JS's tokens of `text` decide the index's (see AGREED). */
+export const tokensAgreeWithIndex = (text: string) => AGREED.test(text)
+
+const TOKEN_CHAR = new RegExp(`^[${T}]`, 'u')
+const HAS_TOKEN = new RegExp(`[${T}]`, 'u')
 
 /**
  * Whole tokens, as the index's tokenizer (unicode61) sees them: the term's tokens in order with
@@ -49,7 +58,7 @@ interface Hit {
   term: number
 }
 
-/** Columns longer than this are left to the index's own snippet (bounded work per document). */
+/** Documents longer than this (all columns) are left to the index's own snippet: bounded work per page. */
 export const SNIPPET_SCAN_CHARS = 256 * 1024
 const HITS_PER_COLUMN = 256
 const WINDOW_CHARS = 480
@@ -57,8 +66,8 @@ const WINDOW_CHARS = 480
 export interface CompiledIndexTerms {
   /**
    * Best passage for the query among `columns` (in the index's column order), with its matches
-   * marked; null when the columns do not show every positive term and no negative one as whole
-   * tokens (the caller then asks the index, whose answer is authoritative).
+   * marked; null when the columns do not show every term as whole tokens, or hold text whose
+   * tokens JS cannot vouch for (the caller then asks the index, whose answer is authoritative).
    */
   snippet(columns: ReadonlyArray<string | null>, tokens?: number): SnippetSegment[] | null
 }
@@ -67,26 +76,26 @@ export interface CompiledIndexTerms {
  * Snippets cut in JS from a document's stored text: what FTS5's snippet() gives, without
  * re-running the match over the whole index and tokenizing every column of every document.
  */
-export function compileIndexTerms(terms: IndexTerms): CompiledIndexTerms {
-  const all = terms.positive.length ? new RegExp(terms.positive.map((t) => `(${termSource(t)})`).join('|'), 'gu') : null
-  const each = terms.positive.map((t) => new RegExp(termSource(t), 'u'))
-  const negative = terms.negative.map((t) => new RegExp(termSource(t), 'u'))
+export function compileIndexTerms(terms: readonly IndexTerm[]): CompiledIndexTerms {
+  const agreed = terms.length > 0 && terms.every((t) => [...t.tokens, ...t.alternatives].every(tokensAgreeWithIndex))
+  // Longest first, so a phrase is marked whole where a word of it also matches (`login "login bug"`).
+  const order = terms.map((_, i) => i).sort((a, b) => terms[b]!.tokens.join(' ').length - terms[a]!.tokens.join(' ').length)
+  const all = new RegExp(order.map((i) => `(${termSource(terms[i]!)})`).join('|'), 'gu')
+  const each = terms.map((t) => new RegExp(termSource(t), 'u'))
   return {
     snippet(columns, tokens = 24) {
-      if (!all) return null
+      if (!agreed || columns.some((c) => c && (c.length > SNIPPET_SCAN_CHARS || !tokensAgreeWithIndex(c)))) return null
       const seen = new Set<number>()
-      let best: { column: number; text: string; hits: Hit[]; distinct: number } | null = null
+      let best: { text: string; hits: Hit[]; distinct: number } | null = null
       const folded: string[] = []
-      for (let c = 0; c < columns.length; c++) {
-        const text = columns[c]
+      for (const text of columns) {
         if (!text) continue
-        if (text.length > SNIPPET_SCAN_CHARS) return null
         const f = foldForMatch(text)
         folded.push(f.folded)
         const hits: Hit[] = []
         for (const m of f.folded.matchAll(all)) {
           if (m[0].length === 0) continue
-          const term = m.findIndex((g, i) => i > 0 && g !== undefined) - 1
+          const term = order[m.findIndex((g, i) => i > 0 && g !== undefined) - 1]!
           const [start, end] = f.origin ? originalRange(text, f.origin, m.index, m.index + m[0].length) : [m.index, m.index + m[0].length]
           hits.push({ start, end, term })
           seen.add(term)
@@ -94,13 +103,12 @@ export function compileIndexTerms(terms: IndexTerms): CompiledIndexTerms {
         }
         const distinct = new Set(hits.map((h) => h.term)).size
         if (hits.length && (!best || distinct > best.distinct || (distinct === best.distinct && hits.length > best.hits.length))) {
-          best = { column: c, text, hits, distinct }
+          best = { text, hits, distinct }
         }
       }
       // A term hidden by an overlapping match of another (`auth*` and `authentication`) is looked for alone.
       const present = each.every((r, i) => seen.has(i) || folded.some((f) => r.test(f)))
-      if (!best || !present || negative.some((r) => folded.some((f) => r.test(f)))) return null
-      return passage(best.text, best.hits, tokens)
+      return best && present ? passage(best.text, best.hits, tokens) : null
     },
   }
 }
@@ -121,15 +129,14 @@ function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
   const lineStart = text.lastIndexOf('\n', anchor.start - 1) + 1
   const [first, taken] = tokensBack(text, anchor.start, lead, lineStart)
   let start = first
-  let end = tokensForward(text, anchor.start, Math.max(1, tokens - taken))
-  end = Math.max(end, anchor.end)
+  // A prefix can match a whole base64 run: the mark is cut too, and '…' says the token goes on.
+  const anchorEnd = Math.min(anchor.end, anchor.start + WINDOW_CHARS)
+  let end = Math.max(tokensForward(text, anchor.start, Math.max(1, tokens - taken)), anchorEnd)
   // Long tokens (hashes, paths) keep the passage short: context is trimmed around the anchor.
   if (end - start > WINDOW_CHARS) {
     start = Math.max(start, anchor.start - WINDOW_CHARS / 4)
-    end = Math.min(end, Math.max(anchor.end, start + WINDOW_CHARS))
+    end = Math.min(end, Math.max(anchorEnd, start + WINDOW_CHARS))
   }
-  start = wholeChar(text, start)
-  end = wholeChar(text, end)
   const segments: SnippetSegment[] = []
   if (HAS_TOKEN.test(text.slice(0, start))) segments.push({ text: '…', match: false })
   let at = start
@@ -151,9 +158,6 @@ function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
 const isTokenChar = (text: string, i: number) => {
   const c = text.charCodeAt(i)
   if (c < 0x80) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
-  // Both halves of a surrogate pair answer for their whole character.
-  if (c >= 0xd800 && c <= 0xdbff) return TOKEN_CHAR.test(text.slice(i, i + 2))
-  if (c >= 0xdc00 && c <= 0xdfff) return TOKEN_CHAR.test(text.slice(i - 1, i + 1))
   return TOKEN_CHAR.test(text[i]!)
 }
 
@@ -183,6 +187,3 @@ function tokensForward(text: string, from: number, count: number): number {
   }
   return at
 }
-
-/** Never cut a surrogate pair. */
-const wholeChar = (text: string, at: number) => (at > 0 && at < text.length && /[\uDC00-\uDFFF]/.test(text[at]!) ? at - 1 : at)

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { indexTerms, type IndexTerms, type ParsedQuery, type QueryTerm, type SearchKind, type StorageGeneration } from '@loupe/domain'
+import { indexTerms, type IndexTerm, type ParsedQuery, type QueryTerm, type SearchKind, type StorageGeneration } from '@loupe/domain'
 
 /** FTS5 columns, in table order; `meta` holds filter tokens and is never matched by user text. */
 export const FTS_COLUMNS = ['title', 'body', 'tool', 'input', 'output', 'meta'] as const
@@ -78,7 +78,7 @@ export interface FtsMatch {
   /** User terms only: what snippets highlight. */
   highlight: string
   /** The same terms for snippets cut in JS. */
-  terms: IndexTerms
+  terms: IndexTerm[]
   /** The code-token alternatives of rare words alone, or null: ranking discounts their share of bm25. */
   expansions: string | null
 }

@@ -105,8 +105,9 @@ export interface PageDocs {
 /**
  * Each document's source and its best passage for the user's terms, as segments; documents that
  * are gone or no longer show the terms are absent. The passage is cut in JS from the stored text
- * (a few rowid reads); only what JS cannot confirm (an overlong document, a token the folding
- * reads differently) asks the index.
+ * (a few rowid reads); what JS cannot vouch for (a document over SNIPPET_SCAN_CHARS, text outside
+ * the scripts whose tokens JS reproduces) asks the index. One such document costs the page the
+ * index's whole pass over the ids' range.
  */
 export function pageDocs(db: SqliteDb, terms: CompiledIndexTerms, highlight: string, ids: readonly number[]): Map<number, PageDocs> {
   const out = new Map<number, PageDocs>()
