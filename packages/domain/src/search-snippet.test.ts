@@ -80,8 +80,9 @@ describe('compileIndexTerms().snippet', () => {
 
   it('starts the passage on the line of its match, so a three-line preview shows it', () => {
     const body = '## Work State\n### Completed\n- used `read`\n- used `write`\n\n### Active\n- Add a test that pipes input.\n### Blocked\n- (none)'
-    expect(text('active', ['', body])).toBe('…Active\n- Add a test that pipes input.\n### Blocked\n- (none)')
-    expect(text('pipes', ['', body])).toBe('…Add a test that pipes input.\n### Blocked\n- (none)')
+    expect(text('active', ['', body])).toBe('…### Active\n- Add a test that pipes input.\n### Blocked\n- (none)')
+    expect(text('pipes', ['', body])).toBe('…- Add a test that pipes input.\n### Blocked\n- (none)')
+    expect(text('"type file"', ['', '<path>/a.ts</path>\n<type>file</type>\n<content>'])).toBe('…<type>file</type>\n<content>')
   })
 
   it('keeps passages with long tokens short', () => {

@@ -128,7 +128,8 @@ function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
   const lead = Math.floor((tokens - 1) / 2)
   const lineStart = text.lastIndexOf('\n', anchor.start - 1) + 1
   const [first, taken] = tokensBack(text, anchor.start, lead, lineStart)
-  let start = first
+  // A line shown from its first token keeps what precedes it there (`<type>`, `- `, `## `).
+  let start = taken < lead && anchor.start - lineStart <= WINDOW_CHARS ? lineStart : first
   // A prefix can match a whole base64 run: the mark is cut too, and '…' says the token goes on.
   const anchorEnd = Math.min(anchor.end, anchor.start + WINDOW_CHARS)
   let end = Math.max(tokensForward(text, anchor.start, Math.max(1, tokens - taken)), anchorEnd)
