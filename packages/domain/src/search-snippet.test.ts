@@ -11,10 +11,10 @@ const text = (query: string, columns: Array<string | null>) => snippet(query, co
 describe('indexTerms', () => {
   it('folds tokens and alternatives, and leaves out exclusions and terms without tokens', () => {
     expect(indexTerms(parseQuery('Réflexion "login bug" auth* -Draft 1137 ---'), new Map([[4, ['PR1137']]]))).toEqual([
-      { kind: 'word', tokens: ['reflexion'], alternatives: [] },
-      { kind: 'phrase', tokens: ['login', 'bug'], alternatives: [] },
-      { kind: 'prefix', tokens: ['auth'], alternatives: [] },
-      { kind: 'word', tokens: ['1137'], alternatives: ['pr1137'] },
+      { kind: 'word', tokens: ['reflexion'], alternatives: [], source: ['Réflexion'] },
+      { kind: 'phrase', tokens: ['login', 'bug'], alternatives: [], source: ['login bug'] },
+      { kind: 'prefix', tokens: ['auth'], alternatives: [], source: ['auth'] },
+      { kind: 'word', tokens: ['1137'], alternatives: ['pr1137'], source: ['1137', 'PR1137'] },
     ])
   })
 })
@@ -46,6 +46,9 @@ describe('compileIndexTerms().snippet', () => {
     expect(snippet('"login bug"', ['', 'login 🧪 bug'])).toBeNull()
     expect(snippet('ファイル', ['', 'ファイル'])).toBeNull()
     expect(snippet('cafe', ['', 'cafe\u0301'])).toBeNull()
+    // The query too, as the index is given it: unicode61 keeps `ǡ` and reads `login🧪bug` as one token.
+    expect(snippet('ǡb', ['', 'ab'])).toBeNull()
+    expect(snippet('login🧪bug', ['', 'login bug'])).toBeNull()
     // Latin accents, dashes, arrows, box drawing and check marks agree.
     expect(marked('reflexion', ['', '✓ Réflexion — ok → ┌─┐'])).toEqual(['Réflexion'])
   })
@@ -83,6 +86,8 @@ describe('compileIndexTerms().snippet', () => {
     expect(text('active', ['', body])).toBe('…### Active\n- Add a test that pipes input.\n### Blocked\n- (none)')
     expect(text('pipes', ['', body])).toBe('…- Add a test that pipes input.\n### Blocked\n- (none)')
     expect(text('"type file"', ['', '<path>/a.ts</path>\n<type>file</type>\n<content>'])).toBe('…<type>file</type>\n<content>')
+    // A long lead-in of box drawing is not kept.
+    expect(text('needle', ['', `top\n${'│   '.repeat(40)}needle here`])).toBe('…needle here')
   })
 
   it('keeps passages with long tokens short', () => {
@@ -95,6 +100,7 @@ describe('compileIndexTerms().snippet', () => {
   it('cuts a prefix match that runs through a whole base64 blob', () => {
     const segments = snippet('abc*', ['', `see abc${'x'.repeat(20_000)} end`])!
     expect(segments.find((s) => s.match)!.text.length).toBeLessThanOrEqual(480)
+    expect(segments.map((s) => s.text).join('').length).toBeLessThanOrEqual(482)
     expect(segments.at(-1)!.text).toBe('…')
   })
 })

@@ -7,6 +7,8 @@ export interface IndexTerm {
   tokens: string[]
   /** Code tokens that also count as this word (`pr1137` for `1137`), folded. */
   alternatives: string[]
+  /** What the index is given (the term as typed, the alternatives as stored), before JS folds it. */
+  source: string[]
 }
 
 /**
@@ -18,7 +20,8 @@ export function indexTerms(query: ParsedQuery, expansions: ReadonlyMap<number, r
   query.terms.forEach((term, i) => {
     const tokens = tokenize(term.text)
     if (term.negated || tokens.length === 0) return
-    out.push({ kind: term.kind, tokens, alternatives: term.kind === 'word' ? (expansions.get(i) ?? []).map(foldText) : [] })
+    const raw = term.kind === 'word' ? [...(expansions.get(i) ?? [])] : []
+    out.push({ kind: term.kind, tokens, alternatives: raw.map(foldText), source: [term.text, ...raw] })
   })
   return out
 }
@@ -77,7 +80,9 @@ export interface CompiledIndexTerms {
  * re-running the match over the whole index and tokenizing every column of every document.
  */
 export function compileIndexTerms(terms: readonly IndexTerm[]): CompiledIndexTerms {
-  const agreed = terms.length > 0 && terms.every((t) => [...t.tokens, ...t.alternatives].every(tokensAgreeWithIndex))
+  // Checked on what the index is given: JS folding `ǡb` to `ab` or `login🧪bug` to two words says
+  // nothing about how unicode61 reads them.
+  const agreed = terms.length > 0 && terms.every((t) => t.source.every(tokensAgreeWithIndex))
   // Longest first, so a phrase is marked whole where a word of it also matches (`login "login bug"`).
   const order = terms.map((_, i) => i).sort((a, b) => terms[b]!.tokens.join(' ').length - terms[a]!.tokens.join(' ').length)
   const all = new RegExp(order.map((i) => `(${termSource(terms[i]!)})`).join('|'), 'gu')
@@ -128,15 +133,16 @@ function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
   const lead = Math.floor((tokens - 1) / 2)
   const lineStart = text.lastIndexOf('\n', anchor.start - 1) + 1
   const [first, taken] = tokensBack(text, anchor.start, lead, lineStart)
-  // A line shown from its first token keeps what precedes it there (`<type>`, `- `, `## `).
-  let start = taken < lead && anchor.start - lineStart <= WINDOW_CHARS ? lineStart : first
+  // A line shown from its first token keeps a short lead-in before it (`<type>`, `- `, `## `), but
+  // not a run of indentation or box drawing that would push the match out of the preview.
+  let start = taken < lead && first - lineStart <= 16 ? lineStart : first
   // A prefix can match a whole base64 run: the mark is cut too, and '…' says the token goes on.
   const anchorEnd = Math.min(anchor.end, anchor.start + WINDOW_CHARS)
   let end = Math.max(tokensForward(text, anchor.start, Math.max(1, tokens - taken)), anchorEnd)
   // Long tokens (hashes, paths) keep the passage short: context is trimmed around the anchor.
   if (end - start > WINDOW_CHARS) {
     start = Math.max(start, anchor.start - WINDOW_CHARS / 4)
-    end = Math.min(end, Math.max(anchorEnd, start + WINDOW_CHARS))
+    end = Math.min(end, start + WINDOW_CHARS)
   }
   const segments: SnippetSegment[] = []
   if (HAS_TOKEN.test(text.slice(0, start))) segments.push({ text: '…', match: false })
@@ -150,7 +156,7 @@ function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
   }
   // The last token keeps the punctuation after it (`(none)`), as FTS5 does; elsewhere '…' says more follows.
   const more = HAS_TOKEN.test(text.slice(end))
-  if (!more) end = Math.min(text.length, end + 64)
+  if (!more) end = Math.min(text.length, end + 64, Math.max(end, start + WINDOW_CHARS))
   if (at < end) segments.push({ text: text.slice(at, end), match: false })
   if (more) segments.push({ text: '…', match: false })
   return mergeSegments(segments)

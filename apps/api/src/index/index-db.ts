@@ -43,6 +43,9 @@ export function checkFts5(): Fts5Support {
 
 export const sqliteVersion = (db: SqliteDb) => db.getSql<{ v: string }>(`SELECT sqlite_version() AS v`)?.v ?? '?'
 
+/** The index's tokenizer; JS snippets rely on reading tokens as it does (see history.snippets.test). */
+export const FTS_TOKENIZER = 'unicode61 remove_diacritics 2'
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS doc(
@@ -63,7 +66,7 @@ CREATE TABLE IF NOT EXISTS sess(
   title TEXT NOT NULL, project_id TEXT NOT NULL, directory TEXT NOT NULL, time_created INTEGER NOT NULL,
   PRIMARY KEY (gen, id)
 ) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tool, input, output, meta, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tool, input, output, meta, tokenize='${FTS_TOKENIZER}');
 CREATE TABLE IF NOT EXISTS vocab(id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
 CREATE VIRTUAL TABLE IF NOT EXISTS vocab_tri USING fts5(term, content='vocab', content_rowid='id', tokenize='trigram');
 `

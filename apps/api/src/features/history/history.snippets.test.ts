@@ -1,4 +1,4 @@
-import { compileIndexTerms, parseQuery, SNIPPET_SCAN_CHARS, tokenize, tokensAgreeWithIndex } from '@loupe/domain'
+import { compileIndexTerms, foldText, parseQuery, SNIPPET_SCAN_CHARS, tokenize, tokensAgreeWithIndex } from '@loupe/domain'
 import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, tempDir, TEST_NOW, type TestDeps } from '../../../test/harness.js'
 import { addV1Message, addV1Session, textPart, toolPart } from '../../../test/search-fixtures.js'
 import { generateDemoDb } from '../../demo/demo-db.js'
+import { FTS_TOKENIZER } from '../../index/index-db.js'
 import { indexSnippets, pageDocs, rankCandidates } from '../../index/search-index.store.js'
 import { matchFor } from './index-search.js'
 import type { ResolvedScope } from './history-scope.js'
@@ -21,7 +22,7 @@ const wholeTokens = (segments: Segments) => segments.every((s, i) => !s.match ||
 describe('the characters JS tokenizes as the index does', () => {
   it('give unicode61 the same token boundaries, and tokens that follow from JS\'s, one by one over the whole BMP', () => {
     const db = new Database(':memory:')
-    db.exec(`CREATE VIRTUAL TABLE t USING fts5(x, tokenize='unicode61 remove_diacritics 2'); CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')`)
+    db.exec(`CREATE VIRTUAL TABLE t USING fts5(x, tokenize='${FTS_TOKENIZER}'); CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')`)
     const insert = db.prepare('INSERT INTO t(rowid, x) VALUES (?, ?)')
     const texts = new Map<number, string>()
     db.transaction(() => {
@@ -39,12 +40,15 @@ describe('the characters JS tokenizes as the index does', () => {
     }
     // Where two texts fold alike in JS they must fold alike in the index, or JS would match where it
     // does not. (JS may keep apart what the index folds together, like `µ`/`μ`: then it only asks.)
-    const byJs = new Map<string, string>()
+    // Every character folds to one in JS (none vanishes or doubles, which would match text the index
+    // never saw), and a vanished one would clash with `qq q`.
+    const byJs = new Map<string, string>([['qq q', 'qq q']])
     const differ: string[] = []
     for (const [c, text] of texts) {
       const js = tokenize(text).join(' ')
       const fts = (index.get(c) ?? []).join(' ')
-      if (js.split(' ').length !== fts.split(' ').length || (byJs.get(js) ?? fts) !== fts) differ.push(c.toString(16))
+      const one = [...foldText(String.fromCharCode(c))].length === 1
+      if (!one || js.split(' ').length !== fts.split(' ').length || (byJs.get(js) ?? fts) !== fts) differ.push(c.toString(16))
       if (!byJs.has(js)) byJs.set(js, fts)
     }
     expect(differ).toEqual([])
