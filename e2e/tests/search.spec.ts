@@ -1,4 +1,16 @@
+import type { Page } from '@playwright/test'
 import { expect, snapshot, test } from '../support/test.js'
+
+/** Every hit's preview (three clamped lines) shows its first match, not only text above it. */
+async function expectMatchesInPreview(page: Page) {
+  const snippets = await page.locator('.hit-snippet').all()
+  expect(snippets.length).toBeGreaterThan(0)
+  for (const snippet of snippets) {
+    const shown = (await snippet.boundingBox())!
+    const mark = (await snippet.locator('mark').first().boundingBox())!
+    expect(mark.y + mark.height).toBeLessThanOrEqual(shown.y + shown.height + 1)
+  }
+}
 
 test.describe('search', () => {
   test.beforeEach(async ({ page, loupe }) => {
@@ -19,6 +31,7 @@ test.describe('search', () => {
     const hits = page.locator('.hit')
     await expect(hits.first()).toBeVisible()
     await expect(page.locator('.hit-snippet mark').first()).toHaveText(/readFileSync/i)
+    await expectMatchesInPreview(page)
     await expect(page.locator('.page-summary')).toContainText('result')
     await snapshot(page, testInfo, 'search-01-results')
 
@@ -72,6 +85,7 @@ test.describe('search', () => {
     const snippet = page.locator('.hit-snippet').first()
     await expect(snippet).toContainText('<type>file</type>')
     expect(await snippet.locator('type').count()).toBe(0)
+    await expectMatchesInPreview(page)
   })
 
   test('cleans up everything matching from the results, with a preview of totals', async ({ page }, testInfo) => {
