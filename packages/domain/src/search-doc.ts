@@ -145,7 +145,8 @@ const isCjk = (c: number) => (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <
  */
 const CANDIDATE = /[0-9][A-Za-z\u0080-\uffff]|[A-Za-z\u0080-\uffff][0-9]|[a-z][A-Z]|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/g
 
-const isTokenChar = (text: string, i: number) => {
+/** Whether the UTF-16 unit at `i` belongs to an index token (letters, digits, private use); ASCII without a regex. */
+export const isTokenChar = (text: string, i: number) => {
   const c = text.charCodeAt(i)
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && WIDE_TOKEN_CHAR.test(text[i]!))
 }

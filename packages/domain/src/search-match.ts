@@ -112,20 +112,26 @@ export function excerptSegments(text: string, matcher: LiteralMatcher, before = 
   let start = Math.max(0, first - before)
   if (start > 0 && /[\uDC00-\uDFFF]/.test(window[start]!)) start--
   const end = Math.min(window.length, start + length)
+  const segments = markRanges(window, ranges, start, end)
+  if (start > 0) segments.unshift({ text: '…', match: false })
+  if (end < text.length) segments.push({ text: '…', match: false })
+  return mergeSegments(segments)
+}
+
+/** `text[start, end)` as segments, with the parts inside `ranges` (in order) marked. */
+export function markRanges(text: string, ranges: ReadonlyArray<readonly [number, number]>, start: number, end: number): SnippetSegment[] {
   const segments: SnippetSegment[] = []
   let at = start
   for (const [s, e] of ranges) {
     if (e <= at || s >= end) continue
     const from = Math.max(s, at)
-    if (from > at) segments.push({ text: window.slice(at, from), match: false })
+    if (from > at) segments.push({ text: text.slice(at, from), match: false })
     const to = Math.min(e, end)
-    segments.push({ text: window.slice(from, to), match: true })
+    segments.push({ text: text.slice(from, to), match: true })
     at = to
   }
-  if (at < end) segments.push({ text: window.slice(at, end), match: false })
-  if (start > 0) segments.unshift({ text: '…', match: false })
-  if (end < text.length) segments.push({ text: '…', match: false })
-  return mergeSegments(segments)
+  if (at < end) segments.push({ text: text.slice(at, end), match: false })
+  return segments
 }
 
 /**

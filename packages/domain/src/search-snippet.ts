@@ -1,5 +1,6 @@
 import { foldText, tokenize, type ParsedQuery, type QueryTerm } from './query.js'
-import { escapeRegex, foldForMatch, mergeSegments, originalRange, TOKEN_CLASS as T, type SnippetSegment } from './search-match.js'
+import { isTokenChar } from './search-doc.js'
+import { escapeRegex, foldForMatch, markRanges, mergeSegments, originalRange, TOKEN_CLASS as T, type SnippetSegment } from './search-match.js'
 
 /** A query term as the index matches it: folded tokens in order, plus whole-token alternatives. */
 export interface IndexTerm {
@@ -41,7 +42,6 @@ const AGREED = /^[\x00-\x7F\u00A0-\u01DF\u01E4-\u01ED\u01F0-\u01FB\u0200-\u024F\
 /** True when JS's tokens of `text` decide the index's (see AGREED). */
 export const tokensAgreeWithIndex = (text: string) => AGREED.test(text)
 
-const TOKEN_CHAR = new RegExp(`^[${T}]`, 'u')
 const HAS_TOKEN = new RegExp(`[${T}]`, 'u')
 
 /**
@@ -144,28 +144,13 @@ function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
     start = Math.max(start, anchor.start - WINDOW_CHARS / 4)
     end = Math.min(end, start + WINDOW_CHARS)
   }
-  const segments: SnippetSegment[] = []
-  if (HAS_TOKEN.test(text.slice(0, start))) segments.push({ text: '…', match: false })
-  let at = start
-  for (const h of hits) {
-    if (h.end <= at || h.start >= end) continue
-    if (h.start > at) segments.push({ text: text.slice(at, h.start), match: false })
-    const to = Math.min(h.end, end)
-    segments.push({ text: text.slice(Math.max(h.start, at), to), match: true })
-    at = to
-  }
   // The last token keeps the punctuation after it (`(none)`), as FTS5 does; elsewhere '…' says more follows.
   const more = HAS_TOKEN.test(text.slice(end))
   if (!more) end = Math.min(text.length, end + 64, Math.max(end, start + WINDOW_CHARS))
-  if (at < end) segments.push({ text: text.slice(at, end), match: false })
+  const segments = markRanges(text, hits.map((h): [number, number] => [h.start, h.end]), start, end)
+  if (HAS_TOKEN.test(text.slice(0, start))) segments.unshift({ text: '…', match: false })
   if (more) segments.push({ text: '…', match: false })
   return mergeSegments(segments)
-}
-
-const isTokenChar = (text: string, i: number) => {
-  const c = text.charCodeAt(i)
-  if (c < 0x80) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
-  return TOKEN_CHAR.test(text[i]!)
 }
 
 /** The start of the `count`th token before `from` (within WINDOW_CHARS, not before `floor`), and how many were found. */
