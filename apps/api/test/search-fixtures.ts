@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { SqliteDb } from '../src/lib/sqlite.js'
 import { copyDb, realFixture } from './harness.js'
 
 /**
@@ -118,3 +119,15 @@ export function addV2Message(db: Database.Database, seed: { sessionID: string; t
 
 /** Where the vendored harness caches the OpenCode binary (as tools/opencode-real does). */
 export const opencodeRealCache = () => process.env.OPENCODE_REAL_CACHE ?? path.join(os.homedir(), '.cache', 'opencode-real')
+
+/**
+ * Plain words (a–z, `min`–`max` letters; meta tokens `z` + a letter left out) that the sidecar has
+ * in `docs[0]`–`docs[1]` documents, most documents first: queries with a known, modest answer.
+ */
+export function indexedWords(index: SqliteDb, opts: { docs: [number, number]; letters: [number, number]; limit: number }): string[] {
+  index.raw.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_words USING fts5vocab(main, 'fts', 'row')`)
+  return index.allSql<{ term: string }>(
+    `SELECT term FROM temp.fts_words WHERE doc BETWEEN ? AND ? AND length(term) BETWEEN ? AND ?
+       AND term NOT GLOB '*[^a-z]*' AND term NOT GLOB 'z[ktspd]*' ORDER BY doc DESC, term LIMIT ?`,
+    [...opts.docs, ...opts.letters, opts.limit]).map((r) => r.term)
+}

@@ -5,7 +5,9 @@ import { indexTerms, type IndexTerm, type ParsedQuery, type QueryTerm, type Sear
 export const FTS_COLUMNS = ['title', 'body', 'tool', 'input', 'output', 'meta'] as const
 /** bm25 weights per column: a hit in a title or text outranks one in a 40 KB tool dump. */
 export const FTS_WEIGHTS = [8, 6, 3, 1.5, 1, 0] as const
-const USER_COLUMNS = '{title body tool input output}'
+/** The columns user text is matched in (all but `meta`), and the same as an FTS5 column filter. */
+export const USER_FTS_COLUMNS = FTS_COLUMNS.filter((c) => c !== 'meta')
+export const USER_COLUMNS = `{${USER_FTS_COLUMNS.join(' ')}}`
 
 const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex')
 /** 64 bits of SHA-256: ids differing only in case stay apart; two of a million sessions share one with odds of about 1 in 37 million. */

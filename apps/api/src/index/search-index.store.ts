@@ -1,7 +1,7 @@
 import { fromMatchLine, SNIPPET_SCAN_CHARS, splitMarkedSnippet, type CompiledIndexTerms, type SearchKind, type SnippetSegment, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { chunk } from '../store/session-row.js'
-import { quote } from './fts-query.js'
+import { quote, USER_COLUMNS, USER_FTS_COLUMNS } from './fts-query.js'
 
 /** Document ids are `time_ms * 4096 + slot`. */
 export const idFloorForTime = (ms: number) => Math.max(0, Math.floor(ms)) * 4096
@@ -26,8 +26,6 @@ export interface RankedCandidates {
   /** More than `cap` documents matched: only the newest `cap` were ranked. */
   truncated: boolean
 }
-
-const USER_COLUMNS = '{title body tool input output}'
 
 /**
  * Rank the newest `cap` matches in one walk: the newest `cap + 1` matches (newest first, so a
@@ -114,7 +112,7 @@ export function pageDocs(db: SqliteDb, terms: CompiledIndexTerms, highlight: str
   if (ids.length === 0) return out
   const rows = db.allSql<DocMeta & { c0: string | null; c1: string | null; c2: string | null; c3: string | null; c4: string | null }>(
     `SELECT d.id, d.gen, d.session_id, d.message_id, d.part_key, d.kind, d.tool, d.time,
-            ${['title', 'body', 'tool', 'input', 'output'].map((c, i) => `CASE WHEN d.bytes <= ${SNIPPET_SCAN_CHARS} THEN f.${c} END AS c${i}`).join(', ')}
+            ${USER_FTS_COLUMNS.map((c, i) => `CASE WHEN d.bytes <= ${SNIPPET_SCAN_CHARS} THEN f.${c} END AS c${i}`).join(', ')}
        FROM doc d JOIN fts f ON f.rowid = d.id WHERE d.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])
   const ask: number[] = []
   for (const { c0, c1, c2, c3, c4, ...meta } of rows) {

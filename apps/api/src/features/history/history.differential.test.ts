@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildV2Fixture } from '../../../test/fixtures/v2-fixture.js'
+import { indexedWords } from '../../../test/search-fixtures.js'
 import { createCaller, createTestDeps, realFixture, tempDir, TEST_NOW, type TestDeps } from '../../../test/harness.js'
 import { generateDemoDb } from '../../demo/demo-db.js'
 import type { SearchHit } from './history-scope.js'
@@ -61,11 +62,7 @@ describe.each(sources)('index and literal scan agree on %s', (name, make) => {
     const literal = createCaller({ deps: scanning })
 
     const index = indexed.searchIndex.db!
-    index.raw.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_words USING fts5vocab(main, 'fts', 'row')`)
-    // Plain words of 5-12 letters found in a few documents (meta tokens start with z + a letter).
-    const words = index.allSql<{ term: string }>(
-      `SELECT term FROM temp.fts_words WHERE doc BETWEEN 1 AND 40 AND length(term) BETWEEN 5 AND 12
-         AND term NOT GLOB '*[^a-z]*' AND term NOT GLOB 'z[ktspd]*' ORDER BY doc DESC, term LIMIT 12`).map((r) => r.term)
+    const words = indexedWords(index, { docs: [1, 40], letters: [5, 12], limit: 12 })
     expect(words.length).toBeGreaterThan(5)
     const messages = new Map<string, NativeMessage>()
     for (const word of words) {

@@ -4,14 +4,18 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, tempDir, TEST_NOW, type TestDeps } from '../../../test/harness.js'
-import { addV1Message, addV1Session, textPart, toolPart } from '../../../test/search-fixtures.js'
+import { addV1Message, addV1Session, indexedWords, textPart, toolPart } from '../../../test/search-fixtures.js'
 import { generateDemoDb } from '../../demo/demo-db.js'
+import type { SqliteDb } from '../../lib/sqlite.js'
 import { FTS_TOKENIZER } from '../../index/index-db.js'
 import { indexSnippets, pageDocs, rankCandidates } from '../../index/search-index.store.js'
 import { matchFor } from './index-search.js'
 import type { ResolvedScope } from './history-scope.js'
 
 const ALL = { min: 0, max: Number.MAX_SAFE_INTEGER }
+/** A document's stored text, in the index's column order. */
+const storedColumns = (index: SqliteDb, id: number) =>
+  index.getSql<{ title: string; body: string; tool: string; input: string; output: string }>(`SELECT title, body, tool, input, output FROM fts WHERE rowid = ?`, [id])!
 const scope = { match: {} } as ResolvedScope
 type Segments = Array<{ text: string; match: boolean }>
 const markedTokens = (segments: Segments) => segments.filter((s) => s.match).map((s) => tokenize(s.text).join(' '))
@@ -82,10 +86,7 @@ describe('snippets cut from stored text', () => {
 
   it('confirms every document the index ranks and marks the same tokens as its snippet()', () => {
     const index = deps.searchIndex.db!
-    index.raw.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_words USING fts5vocab(main, 'fts', 'row')`)
-    const words = index.allSql<{ term: string }>(
-      `SELECT term FROM temp.fts_words WHERE doc BETWEEN 2 AND 60 AND length(term) BETWEEN 4 AND 12
-         AND term NOT GLOB '*[^a-z]*' AND term NOT GLOB 'z[ktspd]*' ORDER BY doc DESC, term LIMIT 10`).map((r) => r.term)
+    const words = indexedWords(index, { docs: [2, 60], letters: [4, 12], limit: 10 })
     expect(words.length).toBe(10)
     const queries = [...words, `${words[0]!.slice(0, 3)}*`, `${words[1]} ${words[2]}`, 'the', '"of the"']
     let documents = 0
@@ -102,7 +103,7 @@ describe('snippets cut from stored text', () => {
       for (const id of ids) {
         // The demo's text is ASCII: JS vouches for every document itself, never asking the index,
         // but for the one longer than it scans.
-        const columns = Object.values(index.getSql<Record<string, string>>(`SELECT title, body, tool, input, output FROM fts WHERE rowid = ?`, [id])!)
+        const columns = Object.values(storedColumns(index, id))
         const own = terms.snippet(columns)
         if (columns.join('').length > SNIPPET_SCAN_CHARS) {
           expect(own).toBeNull()
@@ -128,7 +129,7 @@ describe('snippets cut from stored text', () => {
     const { match } = matchFor(index, parseQuery('quasar'), scope)
     const id = index.getSql<{ id: number }>(`SELECT id FROM doc WHERE part_key = ?`, [overlong])!.id
     expect(rankCandidates(index, match!.match, ALL, 10).ids).toContain(id)
-    const row = index.getSql<{ title: string; body: string; tool: string; input: string; output: string }>(`SELECT title, body, tool, input, output FROM fts WHERE rowid = ?`, [id])!
+    const row = storedColumns(index, id)
     expect(row.output.length).toBeGreaterThan(SNIPPET_SCAN_CHARS)
     expect(compileIndexTerms(match!.terms).snippet(Object.values(row))).toBeNull()
   })
