@@ -1,10 +1,15 @@
 // Times GET requests against a running Loupe from its own process, as a browser would call it:
-//   node bench/http-timer.mjs BASE_URL TOKEN RUNS WARMUP PATH...
-// One kept-alive node:http connection (fetch/undici adds ~0.5 ms of its own per request on the
-// 2-core VM). Prints {"PATH": [ms, ...]} after WARMUP untimed requests per path.
+//   node bench/http-timer.mjs BASE_URL TOKEN
+// Reads lines `N PATH` on stdin. For each it GETs PATH 1 + N times back to back and prints the
+// last N requests' milliseconds on one line. The first request after an idle wait is slower on the
+// 2-core VM (healthz 0.74 ms back to back, 1.29 ms after 5 ms idle): the host wakes the server's
+// vCPU. The CLI's (a) timer starts once its statement has arrived and never sees that wait, so (b)
+// is timed warm too. One kept-alive node:http connection (fetch/undici adds ~0.5 ms of its own per
+// request here). A failed request prints to stderr and ends the process.
 import http from 'node:http'
+import readline from 'node:readline'
 
-const [base, token, runs, warmup, ...paths] = process.argv.slice(2)
+const [base, token] = process.argv.slice(2)
 const url = new URL(base)
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 const get = (path) => new Promise((resolve, reject) => {
@@ -15,15 +20,20 @@ const get = (path) => new Promise((resolve, reject) => {
   }).on('error', reject)
 })
 
-const out = {}
-for (const path of paths) {
-  const times = []
-  for (let i = 0; i < Number(warmup) + Number(runs); i++) {
-    const start = performance.now()
-    await get(path)
-    if (i >= Number(warmup)) times.push(performance.now() - start)
+try {
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    const [count, path] = line.split(' ')
+    const times = []
+    for (let i = 0; i <= Number(count); i++) {
+      const start = performance.now()
+      await get(path)
+      if (i > 0) times.push((performance.now() - start).toFixed(4))
+    }
+    process.stdout.write(`${times.join(' ')}\n`)
   }
-  out[path] = times
+} catch (error) {
+  process.stderr.write(`${error.message}\n`)
+  process.exitCode = 1
+} finally {
+  agent.destroy()
 }
-agent.destroy()
-process.stdout.write(JSON.stringify(out))
