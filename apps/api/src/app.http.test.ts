@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDeps, realFixture, TEST_TOKEN, type TestDeps } from '../test/harness.js'
-import { startTestServer, type TestServer } from '../test/server.js'
+import { describe, expect, it } from 'vitest'
+import { TEST_TOKEN } from '../test/harness.js'
+import { serveRealFixture } from '../test/server.js'
 
 describe('buildApp over loopback', () => {
-  let deps: TestDeps
-  let server: TestServer
-
-  beforeAll(async () => {
-    deps = await createTestDeps((await realFixture()).db)
-    server = await startTestServer(deps)
-  })
-  afterAll(async () => {
-    await server.close()
-    deps.cleanup()
-  })
+  const served = serveRealFixture()
 
   it('answers /healthz without a token', async () => {
-    const res = await server.fetch('/healthz', { auth: false })
+    const res = await served.server.fetch('/healthz', { auth: false })
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ ok: true })
   })
 
   it('refuses procedures without the token or with a wrong one', async () => {
-    expect((await server.fetch('/trpc/storage.info', { auth: false })).status).toBe(401)
-    expect((await server.fetch('/trpc/storage.info', { headers: { authorization: 'Bearer nope' } })).status).toBe(401)
-    const ok = await server.fetch('/trpc/storage.info')
+    expect((await served.server.fetch('/trpc/storage.info', { auth: false })).status).toBe(401)
+    expect((await served.server.fetch('/trpc/storage.info', { headers: { authorization: 'Bearer nope' } })).status).toBe(401)
+    const ok = await served.server.fetch('/trpc/storage.info')
     expect(ok.status).toBe(200)
     const body = (await ok.json()) as { result: { data: { generations: unknown[] } } }
     expect(body.result.data.generations).toHaveLength(2)
@@ -32,7 +22,7 @@ describe('buildApp over loopback', () => {
 
   it('serves plain JSON queries with input in the URL, so curl works', async () => {
     const input = encodeURIComponent(JSON.stringify({ limit: 1 }))
-    const res = await server.fetch(`/trpc/sessions.list?input=${input}`)
+    const res = await served.server.fetch(`/trpc/sessions.list?input=${input}`)
     expect(res.status).toBe(200)
     const body = (await res.json()) as { result: { data: { sessions: Array<{ id: string }>; cursor: string | null } } }
     expect(body.result.data.sessions).toHaveLength(1)
@@ -40,45 +30,45 @@ describe('buildApp over loopback', () => {
   })
 
   it('trades the printed ?token= URL for an HttpOnly cookie and a redirect without the token', async () => {
-    const res = await server.fetch(`/sessions?token=${TEST_TOKEN}&x=1`, { auth: false, redirect: 'manual' })
+    const res = await served.server.fetch(`/sessions?token=${TEST_TOKEN}&x=1`, { auth: false, redirect: 'manual' })
     expect(res.status).toBe(302)
     expect(res.headers.get('location')).toBe('/sessions?x=1')
     const cookie = res.headers.get('set-cookie')!
     expect(cookie).toMatch(/HttpOnly/)
     expect(cookie).toMatch(/SameSite=Strict/)
-    const withCookie = await server.fetch('/trpc/storage.info', { auth: false, headers: { cookie: cookie.split(';')[0]! } })
+    const withCookie = await served.server.fetch('/trpc/storage.info', { auth: false, headers: { cookie: cookie.split(';')[0]! } })
     expect(withCookie.status).toBe(200)
-    expect((await server.fetch('/sessions?token=wrong', { auth: false, redirect: 'manual' })).status).toBe(401)
+    expect((await served.server.fetch('/sessions?token=wrong', { auth: false, redirect: 'manual' })).status).toBe(401)
   })
 
   it('refuses a foreign Host header or Origin (DNS rebinding)', async () => {
     const { request } = await import('node:http')
     const status = (headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: server.port, path: '/trpc/storage.info', headers: { authorization: `Bearer ${TEST_TOKEN}`, ...headers } }, (res) => {
+        const req = request({ host: '127.0.0.1', port: served.server.port, path: '/trpc/storage.info', headers: { authorization: `Bearer ${TEST_TOKEN}`, ...headers } }, (res) => {
           res.resume()
           resolve(res.statusCode ?? 0)
         })
         req.on('error', reject)
         req.end()
       })
-    expect(await status({ host: `evil.example:${server.port}` })).toBe(403)
-    expect(await status({ host: `127.0.0.1:${server.port + 1}` })).toBe(403)
-    expect(await status({ host: `localhost:${server.port}` })).toBe(200)
-    expect(await status({ host: `127.0.0.1:${server.port}`, origin: 'http://evil.example' })).toBe(403)
-    expect(await status({ host: `127.0.0.1:${server.port}`, origin: 'null' })).toBe(403)
-    expect(await status({ host: `127.0.0.1:${server.port}`, origin: `http://localhost:${server.port}` })).toBe(200)
+    expect(await status({ host: `evil.example:${served.server.port}` })).toBe(403)
+    expect(await status({ host: `127.0.0.1:${served.server.port + 1}` })).toBe(403)
+    expect(await status({ host: `localhost:${served.server.port}` })).toBe(200)
+    expect(await status({ host: `127.0.0.1:${served.server.port}`, origin: 'http://evil.example' })).toBe(403)
+    expect(await status({ host: `127.0.0.1:${served.server.port}`, origin: 'null' })).toBe(403)
+    expect(await status({ host: `127.0.0.1:${served.server.port}`, origin: `http://localhost:${served.server.port}` })).toBe(200)
   })
 
   it('refuses request bodies over 1 MiB before parsing them', async () => {
     const body = JSON.stringify({ search: 'x'.repeat(1024 * 1024) })
-    const res = await server.fetch('/trpc/sessions.list', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+    const res = await served.server.fetch('/trpc/sessions.list', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
     expect(res.status).toBe(413)
   })
 
   it('answers bad input with a typed 400 and no stack trace', async () => {
     const input = encodeURIComponent(JSON.stringify({ limit: 'ten', extra: 1 }))
-    const res = await server.fetch(`/trpc/sessions.list?input=${input}`)
+    const res = await served.server.fetch(`/trpc/sessions.list?input=${input}`)
     expect(res.status).toBe(400)
     const text = await res.text()
     expect(text).not.toMatch(/stack|at .*\.ts:\d+/)
@@ -88,13 +78,13 @@ describe('buildApp over loopback', () => {
   })
 
   it('answers unknown procedures, routes and files with 404, never the SPA shell', async () => {
-    expect((await server.fetch('/trpc/sessions.drop')).status).toBe(404)
-    expect((await server.fetch('/api/nothing')).status).toBe(404)
-    expect((await server.fetch('/assets/index-missing.js')).status).toBe(404)
+    expect((await served.server.fetch('/trpc/sessions.drop')).status).toBe(404)
+    expect((await served.server.fetch('/api/nothing')).status).toBe(404)
+    expect((await served.server.fetch('/assets/index-missing.js')).status).toBe(404)
   })
 
   it('shows an explanation page instead of the app when the browser has no token', async () => {
-    const res = await server.fetch('/sessions', { auth: false })
+    const res = await served.server.fetch('/sessions', { auth: false })
     expect(res.status).toBe(401)
     expect(await res.text()).toMatch(/npm start/)
   })

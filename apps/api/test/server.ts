@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll } from 'vitest'
 import { buildApp } from '../src/app.js'
 import type { AppDeps } from '../src/deps.js'
-import { TEST_TOKEN } from './harness.js'
+import { createTestDeps, realFixture, TEST_TOKEN, type TestDeps } from './harness.js'
 
 export interface TestServer {
   app: FastifyInstance
@@ -29,5 +30,32 @@ export async function startTestServer(deps: AppDeps): Promise<TestServer> {
       return fetch(url + path, { ...init, headers })
     },
     close: () => app.close(),
+  }
+}
+
+/**
+ * A copy of the real-OpenCode fixture served over loopback for the tests of the calling `describe`:
+ * started before them, closed and deleted after. Read `deps` and `server` inside the tests.
+ */
+export function serveRealFixture(): { readonly deps: TestDeps; readonly server: TestServer } {
+  let deps: TestDeps | undefined
+  let server: TestServer | undefined
+  beforeAll(async () => {
+    deps = await createTestDeps((await realFixture()).db)
+    server = await startTestServer(deps)
+  })
+  afterAll(async () => {
+    await server?.close()
+    deps?.cleanup()
+  })
+  return {
+    get deps() {
+      if (!deps) throw new Error('serveRealFixture: read deps inside a test')
+      return deps
+    },
+    get server() {
+      if (!server) throw new Error('serveRealFixture: read server inside a test')
+      return server
+    },
   }
 }

@@ -1,8 +1,7 @@
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { appRouter } from '../../src/trpc/app-router.js'
-import { createTestDeps, realFixture, type TestDeps } from '../harness.js'
-import { startTestServer, type TestServer } from '../server.js'
+import { serveRealFixture } from '../server.js'
 import { hostileInput, hostileString } from './arbitraries.js'
 
 // Subscriptions (events.*) answer with a stream that stays open by design; they are covered by their own tests.
@@ -27,23 +26,13 @@ const requestArb = fc.record({
 })
 
 describe('HTTP routes under hostile requests', () => {
-  let deps: TestDeps
-  let server: TestServer
-
-  beforeAll(async () => {
-    deps = await createTestDeps((await realFixture()).db)
-    server = await startTestServer(deps)
-  })
-  afterAll(async () => {
-    await server.close()
-    deps.cleanup()
-  })
+  const served = serveRealFixture()
 
   it('answers 2xx, 3xx or 4xx — never 5xx — for random methods, paths, inputs and bodies', async () => {
     await fc.assert(
       fc.asyncProperty(requestArb, async (r) => {
         const withBody = r.method !== 'GET' && r.body !== undefined
-        const res = await server.fetch(r.path + r.query, {
+        const res = await served.server.fetch(r.path + r.query, {
           method: r.method,
           ...(withBody ? { body: r.body, headers: { 'content-type': r.contentType } } : {}),
         })
