@@ -78,6 +78,30 @@ test.describe('search', () => {
     await snapshot(page, testInfo, 'search-03-opened-at-part')
   })
 
+  test('opens a title hit with the words it was found by marked in the session title', async ({ page }) => {
+    await page.goto('/search?q=architecture%20screenshot&kinds=title')
+    const hit = page.locator('.hit').first()
+    await expect(hit.locator('.hit-kind')).toContainText(/title/i)
+    await hit.click()
+    await expect(page.locator('.session-name')).toHaveText('Screenshot vs architecture diagram')
+    const marks = () => page.evaluate(() => [...(CSS.highlights.get('loupe-title-hit') ?? [])].map((r) => {
+      const range = r as Range
+      return { text: range.toString(), inTitle: !!range.startContainer.parentElement?.closest('.session-name') }
+    }))
+    await expect.poll(async () => (await marks()).map((m) => m.text)).toEqual(['Screenshot', 'architecture'])
+    expect((await marks()).every((m) => m.inTitle)).toBe(true)
+    // The transcript reports its position to the URL 300 ms after a scroll; the title's search stays.
+    await page.locator('.transcript').evaluate((el) => el.dispatchEvent(new Event('scroll')))
+    await page.waitForTimeout(800)
+    expect(new URL(page.url()).searchParams.get('hl')).toBe('architecture screenshot')
+    await page.reload()
+    await expect.poll(async () => (await marks()).length).toBe(2)
+    // Leaving the session takes its marks along.
+    await page.goBack()
+    await expect(page).toHaveURL(/\/search\?/)
+    expect(await marks()).toEqual([])
+  })
+
   test('explains an empty answer and shows hostile text as text', async ({ page }) => {
     await page.goto('/search?q=%22%3Cscript%3E%22%20NEAR(%20-%20*')
     await expect(page.getByText('No matches')).toBeVisible()

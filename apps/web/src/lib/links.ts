@@ -13,7 +13,7 @@ export interface SessionLinkOptions {
   m?: string
   /** And highlight this part: a 1.x part id, or a 2.x content index. */
   part?: string
-  /** And mark this search's matches inside the part. */
+  /** And mark this search's matches inside the part, or without a part in the session's title. */
   hl?: string
 }
 
@@ -26,7 +26,7 @@ export function sessionHref(session: SessionLink, options: SessionLinkOptions = 
   const query = new URLSearchParams({ storage: session.storage })
   if (options.m) query.set('m', options.m)
   if (options.part) query.set('part', options.part)
-  if (options.part && options.hl) query.set('hl', options.hl)
+  if (options.hl) query.set('hl', options.hl)
   return `/sessions/${encodeURIComponent(session.id)}${tab}?${query}`
 }
 

@@ -1,6 +1,8 @@
 import { compileLiteralMatcher, parseQuery } from '@loupe/domain'
 
-const NAME = 'loupe-hit'
+/** The marks inside a hit's part; a title hit's marks in the session's title are kept apart. */
+export const HIT_MARKS = 'loupe-hit'
+export const TITLE_MARKS = 'loupe-title-hit'
 /** Enough to show where a search landed; a part quoting the word thousands of times stays cheap. */
 const MAX_MARKS = 500
 /** Characters of one text searched (the matcher folds a copy of non-ASCII text as it reads). */
@@ -10,10 +12,10 @@ const canHighlight = () => typeof Highlight !== 'undefined' && typeof CSS !== 'u
 
 /**
  * Find a search's matches inside `root`, in document order, and mark them through the CSS Custom
- * Highlight API (styled by `::highlight(loupe-hit)`). Nothing in the DOM changes, so the nodes
- * Solid renders stay its own; a browser without the API still gets the ranges, to scroll to.
+ * Highlight API (styled by `::highlight(loupe-hit)`, or `name`'s). Nothing in the DOM changes, so
+ * the nodes Solid renders stay its own; a browser without the API still gets the ranges, to scroll to.
  */
-export function markMatches(root: Element, query: string): Range[] {
+export function markMatches(root: Element, query: string, name = HIT_MARKS): Range[] {
   const matcher = compileLiteralMatcher(parseQuery(query))
   const ranges: Range[] = []
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
@@ -25,12 +27,12 @@ export function markMatches(root: Element, query: string): Range[] {
       ranges.push(range)
     }
   }
-  if (canHighlight()) CSS.highlights.set(NAME, new Highlight(...ranges))
+  if (canHighlight()) CSS.highlights.set(name, new Highlight(...ranges))
   return ranges
 }
 
-export function clearMarks() {
-  if (canHighlight()) CSS.highlights.delete(NAME)
+export function clearMarks(name = HIT_MARKS) {
+  if (canHighlight()) CSS.highlights.delete(name)
 }
 
 /**

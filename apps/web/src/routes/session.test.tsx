@@ -2,7 +2,7 @@ import { screen, waitFor } from '@solidjs/testing-library'
 import { describe, expect, it } from 'vitest'
 import { realApi, renderApp } from '../../test/real-api'
 import { sessionByTitle } from '../../test/sessions'
-import { targetOf } from './session'
+import { targetOf, titleQueryOf } from './session'
 
 describe('SessionRoute', () => {
   it('shows the header, subagents and the transcript of a real session', async () => {
@@ -32,5 +32,13 @@ describe('SessionRoute', () => {
     expect(targetOf({ m: 'msg_1', part: 'prt_1', hl: ['a', 'b'] })).toEqual({ m: 'msg_1', part: 'prt_1' })
     expect(targetOf({ m: 'msg_1', part: 'prt_1', hl: '   ' })).toEqual({ m: 'msg_1', part: 'prt_1' })
     expect(targetOf({ m: 'not an id', part: 'prt_1', hl: 'x' })).toEqual({})
+  })
+
+  it('reads a search without a part as a title hit\'s, for the title alone', () => {
+    expect(titleQueryOf({ storage: 'v1', hl: 'watch mode' })).toBe('watch mode')
+    expect(titleQueryOf({ m: 'msg_1', hl: 'watch mode' })).toBe('watch mode')
+    expect(titleQueryOf({ m: 'msg_1', part: 'prt_1', hl: 'watch mode' })).toBeUndefined()
+    expect(titleQueryOf({ hl: ['a', 'b'] })).toBeUndefined()
+    expect(titleQueryOf({ hl: '  ' })).toBeUndefined()
   })
 })

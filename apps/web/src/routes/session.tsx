@@ -37,6 +37,10 @@ export function targetOf(search: Partial<Record<keyof SessionSearch, unknown>>):
   return { ...(m ? { m } : {}), ...(part ? { part } : {}), ...(hl ? { hl } : {}) }
 }
 
+/** A title hit's search: `hl` without a part marks the session's title, not a part. */
+export const titleQueryOf = (search: Partial<Record<keyof SessionSearch, unknown>>): string | undefined =>
+  targetOf(search).part ? undefined : text(search.hl)
+
 /** `/sessions/:id[/:tab]?storage=&m=&part=&hl=`. */
 export function SessionRoute() {
   const api = useApi()
@@ -85,7 +89,7 @@ export function SessionRoute() {
         <Match when={detail.data()}>
           {(data) => (
             <>
-              <SessionHeader detail={data()} listHref={listHref()} />
+              <SessionHeader detail={data()} listHref={listHref()} highlight={titleQueryOf(search)} />
               <nav class="tabs" aria-label="Session views">
                 <For each={TABS}>
                   {(t) => (
@@ -112,7 +116,8 @@ export function SessionRoute() {
                     target={targetOf(search)}
                     revertMessageID={typeof data().session.revert?.messageID === 'string' ? (data().session.revert?.messageID as string) : undefined}
                     onPruned={headerPruned}
-                    onPosition={(m) => setSearch({ m, part: undefined, hl: undefined }, { replace: true })}
+                    // A part's link and its search go once scrolled away; a title hit's search stays with the title.
+                    onPosition={(m) => setSearch({ m, part: undefined, ...(targetOf(search).part ? { hl: undefined } : {}) }, { replace: true })}
                   />
                 </Match>
               </Switch>

@@ -24,9 +24,11 @@ describe('hit model', () => {
     expect(hitHref(hits[2]!)).toBe('/sessions/ses_a?storage=v1')
   })
 
-  it('carries the query to mark its matches in the opened part, and only where there is a part', () => {
+  it('carries the query to mark its matches in the opened part, or in the title for a title hit', () => {
     expect(hitHref(hits[0]!, 'login "the bug"')).toBe('/sessions/ses_a?storage=v1&m=msg_1&part=prt_1&hl=login+%22the+bug%22')
-    expect(hitHref(hits[2]!, 'login')).toBe('/sessions/ses_a?storage=v1')
+    expect(hitHref(hits[2]!, 'alpha')).toBe('/sessions/ses_a?storage=v1&hl=alpha')
+    // A hit with neither a part nor a title to mark opens plainly.
+    expect(hitHref(hit({ messageID: 'msg_2', kind: 'user' }), 'login')).toBe('/sessions/ses_a?storage=v1&m=msg_2')
   })
 
   it('groups by session in order of the best hit, and keys follow that order', () => {

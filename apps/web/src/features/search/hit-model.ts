@@ -11,12 +11,14 @@ export const KIND_LABELS: Record<SearchKind, string> = {
 
 /**
  * Where a hit opens: its session, scrolled to the message, with the part (1.x id, 2.x index)
- * marked and, given the query, its matches inside the part too.
+ * marked and, given the query, its matches inside the part too (a title hit's in the title).
  */
 export function hitHref(hit: SearchHit, query?: string): string {
   const part = hit.partID ?? (hit.index !== undefined ? String(hit.index) : undefined)
+  // The search is marked where the hit is: in its part, or in the session's title.
+  const marked = query && (part || hit.kind === 'title')
   return sessionHref({ id: hit.sessionID, storage: hit.storage }, {
-    ...(hit.messageID ? { m: hit.messageID } : {}), ...(part ? { part } : {}), ...(query ? { hl: query } : {}),
+    ...(hit.messageID ? { m: hit.messageID } : {}), ...(part ? { part } : {}), ...(marked ? { hl: query } : {}),
   })
 }
 

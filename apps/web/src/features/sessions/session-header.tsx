@@ -1,14 +1,17 @@
 import { A } from '@solidjs/router'
-import { For, Show } from 'solid-js'
+import { createEffect, For, onCleanup, Show } from 'solid-js'
 import { RelativeTime } from '../../components/relative-time'
 import { formatBytes, formatCost, formatCount, plural } from '../../lib/format'
 import { sessionHref } from '../../lib/links'
+import { clearMarks, markMatches, TITLE_MARKS } from '../../lib/search-marks'
 import { totalBytes } from './session-row'
 import type { SessionDetail } from './sessions.data'
 
 export interface SessionHeaderProps {
   detail: SessionDetail
   listHref: string
+  /** The search a title hit came from (`&hl=` without a part): its matches are marked in the title. */
+  highlight?: string
 }
 
 const titleOf = (s: { title: string }) => s.title.trim() || 'Untitled session'
@@ -18,6 +21,14 @@ export function SessionHeader(props: SessionHeaderProps) {
   const s = () => props.detail.session
   const tokens = () => s().tokens.input + s().tokens.output + s().tokens.reasoning + s().tokens.cacheRead + s().tokens.cacheWrite
   const revert = () => (typeof s().revert?.messageID === 'string' ? (s().revert?.messageID as string) : undefined)
+  let title!: HTMLHeadingElement
+  createEffect(() => {
+    const query = props.highlight
+    titleOf(s())
+    if (query) markMatches(title, query, TITLE_MARKS)
+    else clearMarks(TITLE_MARKS)
+  })
+  onCleanup(() => clearMarks(TITLE_MARKS))
   return (
     <header class="session-header">
       <nav class="breadcrumbs" aria-label="Breadcrumb">
@@ -31,7 +42,7 @@ export function SessionHeader(props: SessionHeaderProps) {
           )}
         </Show>
       </nav>
-      <h1 class="session-name">{titleOf(s())}</h1>
+      <h1 class="session-name" ref={title}>{titleOf(s())}</h1>
       <div class="session-meta">
         <span title={s().directory}>{s().directory.split('/').filter(Boolean).slice(-2).join('/')}</span>
         <span>{plural(s().stats.messages, 'message')}</span>
