@@ -78,6 +78,19 @@ test.describe('search', () => {
     await snapshot(page, testInfo, 'search-03-opened-at-part')
   })
 
+  test('keeps what is typed right after / while the search page loads', async ({ page }) => {
+    await page.locator('.session-row').first().waitFor()
+    // No wait for the box: the page is a lazily loaded chunk, and people type at once.
+    await page.keyboard.press('/')
+    await page.keyboard.type('readFileSync')
+    const box = page.getByPlaceholder(/Search all history/)
+    await expect(box).toHaveValue('readFileSync')
+    await expect(box).toBeFocused()
+    await expect(page).toHaveURL(/q=readFileSync/)
+    await page.keyboard.type(' json')
+    await expect(box).toHaveValue('readFileSync json')
+  })
+
   test('opens a title hit with the words it was found by marked in the session title', async ({ page }) => {
     await page.goto('/search?q=architecture%20screenshot&kinds=title')
     const hit = page.locator('.hit').first()

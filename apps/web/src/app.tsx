@@ -16,12 +16,26 @@ const SessionRoute = lazy(() => import('./routes/session').then((m) => ({ defaul
 const StorageRoute = lazy(() => import('./routes/storage').then((m) => ({ default: m.StorageRoute })))
 const SearchRoute = lazy(() => import('./routes/search').then((m) => ({ default: m.SearchRoute })))
 
+/** How long after `/` (or the last key caught) keys still go into the search the page will show. */
+const TYPEAHEAD_MS = 1000
+
 /** `g` then a letter within a second jumps between places; `?` opens the sheet; `/` opens search. */
 function useGlobalKeys(openHelp: () => void) {
   const navigate = useNavigate()
   const location = useLocation()
   let pendingG = 0
+  // Keys typed right after `/`, before the search page (a lazily loaded chunk) has focused its box,
+  // would be lost: they go into the query until the box takes over (it then receives them itself).
+  let typeahead: { text: string; until: number } | null = null
   useKeys((event) => {
+    if (typeahead && Date.now() < typeahead.until && (event.key.length === 1 || event.key === 'Backspace')) {
+      event.preventDefault()
+      const text = event.key === 'Backspace' ? typeahead.text.slice(0, -1) : typeahead.text + event.key
+      typeahead = { text, until: Date.now() + TYPEAHEAD_MS }
+      navigate(`/search?q=${encodeURIComponent(typeahead.text)}`, { replace: true })
+      return
+    }
+    typeahead = null
     if (event.key === '?') {
       event.preventDefault()
       openHelp()
@@ -29,6 +43,7 @@ function useGlobalKeys(openHelp: () => void) {
     }
     if (event.key === '/' && location.pathname !== '/search') {
       event.preventDefault()
+      typeahead = { text: '', until: Date.now() + TYPEAHEAD_MS }
       navigate('/search')
       return
     }

@@ -66,7 +66,11 @@ export function SearchRoute() {
   onCleanup(() => clearTimeout(timer))
   createEffect(on(() => params.q, (q) => { if ((q ?? '') !== typed()) setTyped(q ?? '') }, { defer: true }))
   createEffect(on(() => input(), () => setSelected(0)))
-  onMount(() => box?.focus())
+  onMount(() => {
+    box?.focus()
+    // The query may already hold what was typed after `/` while this page loaded: go on after it.
+    box?.setSelectionRange(box.value.length, box.value.length)
+  })
 
   const order = () => (view() === 'sessions' ? groupedOrder(search.hits()) : search.hits().map((_, i) => i))
   const move = (delta: number) => {
