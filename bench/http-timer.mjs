@@ -1,7 +1,8 @@
 // Times GET requests against a running Loupe from its own process, as a browser would call it:
 //   node bench/http-timer.mjs BASE_URL TOKEN
 // Reads lines `N PATH` on stdin. For each it GETs PATH 1 + N times back to back and prints the
-// last N requests' milliseconds on one line. The first request after an idle wait is slower on the
+// last N requests on one line, each as `client,server` milliseconds (the server's own time from
+// its Server-Timing header). The first request after an idle wait is slower on the
 // 2-core VM (healthz 0.74 ms back to back, 1.29 ms after 5 ms idle): the host wakes the server's
 // vCPU. The CLI's (a) timer starts once its statement has arrived and never sees that wait, so (b)
 // is timed warm too. One kept-alive node:http connection (fetch/undici adds ~0.5 ms of its own per
@@ -15,7 +16,8 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 const get = (path) => new Promise((resolve, reject) => {
   http.get({ host: url.hostname, port: url.port, path, agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
     res.on('data', () => {})
-    res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${path}: HTTP ${res.statusCode}`))))
+    const server = Number(/dur=([\d.]+)/.exec(res.headers['server-timing'] ?? '')?.[1] ?? NaN)
+    res.on('end', () => (res.statusCode === 200 ? resolve(server) : reject(new Error(`${path}: HTTP ${res.statusCode}`))))
     res.on('error', reject)
   }).on('error', reject)
 })
@@ -26,8 +28,8 @@ try {
     const times = []
     for (let i = 0; i <= Number(count); i++) {
       const start = performance.now()
-      await get(path)
-      if (i > 0) times.push((performance.now() - start).toFixed(4))
+      const server = await get(path)
+      if (i > 0) times.push(`${(performance.now() - start).toFixed(4)},${server}`)
     }
     process.stdout.write(`${times.join(' ')}\n`)
   }

@@ -63,10 +63,17 @@ export function openCliTimer(sqlite: string, file: string) {
   }
 }
 
+/** One request of (b): the client's round trip, and the server's own time (its Server-Timing). */
+export interface HttpTime { clientMs: number; serverMs: number }
+
 /** (b): `http-timer.mjs` in its own process, one kept-alive connection. */
 export function openHttpTimer(baseURL: string, token: string) {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'http-timer.mjs'), baseURL, token])
-  const session = lineSession<number[]>(child, (line) => (/^[\d. ]+$/.test(line) ? line.split(' ').map(Number) : undefined))
+  const parse = (line: string) => line.split(' ').map((pair): HttpTime => {
+    const [clientMs, serverMs] = pair.split(',').map(Number) as [number, number]
+    return { clientMs, serverMs }
+  })
+  const session = lineSession<HttpTime[]>(child, (line) => (/^[\d.,NaN ]+$/.test(line) ? parse(line) : undefined))
   return {
     /** `count` timed GETs after one untimed. */
     burst: async (urlPath: string, count: number) => (await session.ask(`${count} ${urlPath}\n`, 1))[0]!,
@@ -90,8 +97,8 @@ export interface TurnPlan {
 
 /** (a) and (b) in turns, pair by pair and round by round; which side goes first alternates. */
 export async function timeInTurns(plan: TurnPlan) {
-  const bare = plan.bare.map(() => [] as number[])
-  const pairs = plan.pairs.map(() => ({ a: [] as CliTime[], b: [] as number[] }))
+  const bare = plan.bare.map(() => [] as HttpTime[])
+  const pairs = plan.pairs.map(() => ({ a: [] as CliTime[], b: [] as HttpTime[] }))
   const cli = openCliTimer(plan.sqlite, plan.indexFile)
   const http = openHttpTimer(plan.baseURL, plan.token)
   try {

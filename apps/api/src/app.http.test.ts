@@ -5,6 +5,15 @@ import { serveRealFixture } from '../test/server.js'
 describe('buildApp over loopback', () => {
   const served = serveRealFixture()
 
+  it('says how long the server held each answer (Server-Timing), tRPC ones included', async () => {
+    for (const [path, status] of [['/healthz', 200], ['/trpc/storage.info', 200], ['/trpc/sessions.drop', 404], ['/api/nothing', 404]] as const) {
+      const res = await served.server.fetch(path)
+      expect(res.status).toBe(status)
+      const dur = /^app;dur=(\d+\.\d{3})$/.exec(res.headers.get('server-timing') ?? '')?.[1]
+      expect(Number(dur), path).toBeGreaterThan(0)
+    }
+  })
+
   it('answers /healthz without a token', async () => {
     const res = await served.server.fetch('/healthz', { auth: false })
     expect(res.status).toBe(200)
