@@ -1,9 +1,9 @@
 import { encodeBase64Url } from '@loupe/domain'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { hostileString } from '../../../test/hostile/arbitraries.js'
-import { createCaller, createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
-import { startTestServer, type TestServer } from '../../../test/server.js'
+import { createCaller } from '../../../test/harness.js'
+import { serveRealFixture } from '../../../test/server.js'
 
 /** Targets that decode to almost-valid tuples: real ids, wrong numbers, foreign digests. */
 const targetArb = (messageIDs: string[]) =>
@@ -26,30 +26,24 @@ const queryArb = fc.oneof(
 )
 
 describe('image and share routes under hostile requests', () => {
-  let deps: TestDeps
-  let server: TestServer
+  const served = serveRealFixture()
   let sessionID: string
   let token: string
   let messageIDs: string[]
 
   beforeAll(async () => {
-    deps = await createTestDeps((await realFixture()).db)
-    server = await startTestServer(deps)
+    const { deps } = served
     const caller = createCaller({ deps })
     sessionID = (deps.opencode.db.raw.prepare(`SELECT id FROM session WHERE title = 'Screenshot vs architecture diagram'`).get() as { id: string }).id
     messageIDs = (deps.opencode.db.raw.prepare(`SELECT id FROM message WHERE session_id = ?`).all(sessionID) as { id: string }[]).map((r) => r.id)
     token = (await caller.shares.create({ sessionID, expiresIn: 600 })).url.split('/s/')[1]!
-  })
-  afterAll(async () => {
-    await server?.close()
-    deps?.cleanup()
   })
 
   it('never answers 5xx and never serves bytes for a forged target', async () => {
     await fc.assert(
       fc.asyncProperty(targetArb(['msg_x']), queryArb, fc.boolean(), async (target, query, shared) => {
         const path = shared ? `/api/shared/${token}/images/${target}${query}` : `/api/sessions/${sessionID}/images/${target}${query}`
-        const res = await server.fetch(path, { auth: !shared })
+        const res = await served.server.fetch(path, { auth: !shared })
         await res.arrayBuffer()
         expect(res.status, path.slice(0, 200)).toBeLessThan(500)
         expect(res.status).not.toBe(200)
@@ -61,7 +55,7 @@ describe('image and share routes under hostile requests', () => {
   it('never answers 5xx for forged targets that name real messages', async () => {
     await fc.assert(
       fc.asyncProperty(targetArb(messageIDs), queryArb, async (target, query) => {
-        const res = await server.fetch(`/api/sessions/${sessionID}/images/${target}${query}`)
+        const res = await served.server.fetch(`/api/sessions/${sessionID}/images/${target}${query}`)
         await res.arrayBuffer()
         expect(res.status).toBeLessThan(500)
         expect(res.status).not.toBe(200)
@@ -73,7 +67,7 @@ describe('image and share routes under hostile requests', () => {
   it('never answers 5xx for hostile tokens and cursors on the share door', async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.constant(token), hostileString.map((s) => encodeURIComponent(s).slice(0, 300) || 'x')), hostileString, async (t, cursor) => {
-        const res = await server.fetch(`/api/shared/${t}/images?cursor=${encodeURIComponent(cursor).slice(0, 5000)}`, { auth: false, headers: { 'x-forwarded-for': '1.2.3.4' } })
+        const res = await served.server.fetch(`/api/shared/${t}/images?cursor=${encodeURIComponent(cursor).slice(0, 5000)}`, { auth: false, headers: { 'x-forwarded-for': '1.2.3.4' } })
         await res.arrayBuffer()
         expect(res.status).toBeLessThan(500)
       }),

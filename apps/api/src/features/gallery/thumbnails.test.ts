@@ -1,9 +1,9 @@
 import { decodeTarget } from '@loupe/domain'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
-import { startTestServer, type TestServer } from '../../../test/server.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { createCaller, tempDir } from '../../../test/harness.js'
+import { serveRealFixture } from '../../../test/server.js'
 import { sha256Bytes } from '../../lib/hash.js'
 import { makePng } from './fixtures/png.js'
 import type { ImageEntry } from './gallery.schema.js'
@@ -48,35 +48,28 @@ describe('thumbnail cache', () => {
 })
 
 describe('pruning an image read', () => {
-  let deps: TestDeps
-  let server: TestServer
+  const served = serveRealFixture()
   let sessionID: string
 
-  beforeAll(async () => {
-    deps = await createTestDeps((await realFixture()).db)
-    server = await startTestServer(deps)
-    sessionID = (deps.opencode.db.raw.prepare(`SELECT id FROM session WHERE title = 'Screenshot vs architecture diagram'`).get() as { id: string }).id
-  })
-  afterAll(async () => {
-    await server?.close()
-    deps?.cleanup()
+  beforeAll(() => {
+    sessionID = (served.deps.opencode.db.raw.prepare(`SELECT id FROM session WHERE title = 'Screenshot vs architecture diagram'`).get() as { id: string }).id
   })
 
   it('removes the thumbnails of the pruned image and keeps the pasted one', async () => {
-    const caller = createCaller({ deps })
+    const caller = createCaller({ deps: served.deps })
     const page = await caller.gallery.images({ sessionID })
     if (page.status !== 'page') throw new Error(`gallery: ${page.status}`)
     const images = page.entries.filter((e): e is ImageEntry => e.kind === 'image')
     const read = images.find((e) => e.source === 'read')!
     const pasted = images.find((e) => e.source === 'pasted')!
-    const thumbDir = path.join(deps.config.dataDir, 'thumbnails')
+    const thumbDir = path.join(served.deps.config.dataDir, 'thumbnails')
     const cachedFor = (entry: ImageEntry) => {
       const target = decodeTarget(entry.target)
       if (!target.ok) throw new Error('bad target')
       return cacheFiles(thumbDir).filter((f) => path.basename(f).startsWith(target.value.digest))
     }
     for (const entry of [read, pasted]) {
-      expect((await server.fetch(`/api/sessions/${sessionID}/images/${entry.target}?size=256`)).status).toBe(200)
+      expect((await served.server.fetch(`/api/sessions/${sessionID}/images/${entry.target}?size=256`)).status).toBe(200)
       expect(cachedFor(entry)).toHaveLength(1)
     }
 
@@ -88,6 +81,6 @@ describe('pruning an image read', () => {
 
     expect(cachedFor(read)).toEqual([])
     expect(cachedFor(pasted)).toHaveLength(1)
-    expect((await server.fetch(`/api/sessions/${sessionID}/images/${read.target}?size=256`)).status).toBeGreaterThanOrEqual(400)
+    expect((await served.server.fetch(`/api/sessions/${sessionID}/images/${read.target}?size=256`)).status).toBeGreaterThanOrEqual(400)
   })
 })
