@@ -24,6 +24,7 @@ export function SessionHeader(props: SessionHeaderProps) {
   let title!: HTMLHeadingElement
   createEffect(() => {
     const query = props.highlight
+    // Read so the marks follow a new title (a rename in OpenCode, a refetch after a prune).
     titleOf(s())
     if (query) markMatches(title, query, TITLE_MARKS)
     else clearMarks(TITLE_MARKS)
