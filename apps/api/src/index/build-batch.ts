@@ -28,8 +28,11 @@ export interface BuildBatch {
   to: BuildCursor
   rows: number
   docs: DocInput[]
-  /** The documents' code tokens (for the trigram vocabulary). */
-  terms: string[]
+  /**
+   * The documents' code tokens (for the trigram vocabulary); null when the reader left them to the
+   * writer (`readBatch`'s `withTerms`).
+   */
+  terms: string[] | null
 }
 
 export interface BatchLimits {
@@ -67,13 +70,19 @@ export function createDocReader(source: IndexSourceReader, scopes: Map<string, S
 
 export type DocReader = ReturnType<typeof createDocReader>
 
+export interface ReadBatchOptions {
+  /** A stale batch read again: exactly the rows up to this cursor, whatever the limits. */
+  upTo?: BuildCursor
+  /** Find the documents' code tokens too (default); without, the writer finds them. */
+  withTerms?: boolean
+}
+
 /**
  * Read the build's next rows from `from` and make their documents, scope tokens and code tokens:
  * everything but the write, so it can run on a thread of its own. Call inside a read transaction
- * of OpenCode's file (one snapshot). A batch never spans two phases. With `upTo` (a stale batch
- * read again) it reads exactly the rows up to that cursor, whatever the limits.
+ * of OpenCode's file (one snapshot). A batch never spans two phases.
  */
-export function readBatch(source: IndexSourceReader, docs: DocReader, from: BuildCursor, limits: BatchLimits, upTo?: BuildCursor): BuildBatch {
+export function readBatch(source: IndexSourceReader, docs: DocReader, from: BuildCursor, limits: BatchLimits, { upTo, withTerms = true }: ReadBatchOptions = {}): BuildBatch {
   const to = { ...from }
   const out: DocInput[] = []
   const stamps: RowStamp[] = []
@@ -83,7 +92,7 @@ export function readBatch(source: IndexSourceReader, docs: DocReader, from: Buil
   const take = (doc: DocInput | null) => {
     if (!doc) return
     const f = doc.fields
-    for (const text of [f.title, f.body, f.input, f.output]) if (text) codeTokens(text, terms)
+    if (withTerms) for (const text of [f.title, f.body, f.input, f.output]) if (text) codeTokens(text, terms)
     bytes += f.title.length + f.body.length + f.input.length + f.output.length
     out.push({ ...doc, meta: docs.meta(doc) })
   }
@@ -102,5 +111,5 @@ export function readBatch(source: IndexSourceReader, docs: DocReader, from: Buil
     else to.v2After = chunk.at(-1)!.rid
     rows += chunk.length
   }
-  return { stamps: stampsKey(stamps), from, to, rows, docs: out, terms: [...terms] }
+  return { stamps: stampsKey(stamps), from, to, rows, docs: out, terms: withTerms ? [...terms] : null }
 }

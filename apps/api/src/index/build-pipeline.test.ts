@@ -16,14 +16,14 @@ const matches = (index: SqliteDb, word: string) =>
 type Opened = { file: string; dir: string }
 
 /** A sidecar and indexer over `file`, and the reader thread's first batch of it, read now. */
-function readFirstBatch({ file, dir }: Opened) {
+function readFirstBatch({ file, dir }: Opened, withTerms = true) {
   const opencode = openOpenCode(file)
   const { index, indexer } = openIndexer(opencode, path.join(dir, 'index.sqlite'))
   // What the pipeline does: the data version as the writer reads it, then the reader thread's
   // batch (a whole table in one), read before the prune.
   const version = indexer.sourceVersion()
   const batch: BuildBatch = { ...opencode.db.read(() =>
-    readBatch(indexer.source, createDocReader(indexer.source), indexer.buildCursor()!, { rows: 1e9, bytes: 1e12 })), version }
+    readBatch(indexer.source, createDocReader(indexer.source), indexer.buildCursor()!, { rows: 1e9, bytes: 1e12 }, { withTerms })), version }
   const cleanup = () => {
     index.close()
     opencode.db.close()
@@ -109,6 +109,31 @@ describe('the build pipeline', () => {
     t.cleanup()
   })
 
+  it('finds the code tokens on the writer\'s side when the reader left them out', async () => {
+    const dir = tempDir()
+    const { file, raw: db, time, sessionID } = await fixtureWithV1Session(dir, 'Code tokens')
+    addV1Message(db, { sessionID, role: 'assistant', time, parts: [textPart('see PR1137'), toolPart('read', { filePath: 'src/getUserName.ts' }, 'export const v2Cursor = 1')] })
+    db.close()
+    const vocabulary = (withTerms: boolean) => {
+      const copy = path.join(dir, String(withTerms))
+      fs.mkdirSync(copy)
+      const t = readFirstBatch({ file: copyDb(file, copy), dir: copy }, withTerms)
+      expect(t.batch.terms === null).toBe(!withTerms)
+      expect(t.indexer.applyBatch(t.batch)).toBe('applied')
+      // The end of the build gives the terms their substring index: `1137` finds `pr1137`.
+      while (t.indexer.buildStep(1000));
+      const terms = t.index.allSql<{ term: string }>(`SELECT term FROM vocab ORDER BY term`).map((r) => r.term)
+      const found = t.index.allSql<{ term: string }>(`SELECT term FROM vocab_tri WHERE vocab_tri MATCH '"1137"'`).map((r) => r.term)
+      t.cleanup()
+      return { terms, found }
+    }
+    const left = vocabulary(false)
+    expect(left.terms).toEqual(expect.arrayContaining(['pr1137', 'getusername', 'v2cursor']))
+    expect(left.found).toEqual(['pr1137'])
+    expect(left).toEqual(vocabulary(true))
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
   it('catches a 2.x prune, which rewrites the row in place', async () => {
     const dir = tempDir()
     const file = createV2Db(dir)
@@ -179,7 +204,7 @@ describe('merging the full-text index', () => {
       const from = cursor
       // Batches of 16 rows: many transactions.
       const upTo = from.v1After + 16 < lastRow ? { ...from, v1After: from.v1After + 16 } : undefined
-      expect(indexer.applyBatch(opencode.db.read(() => readBatch(indexer.source, reader, from, { rows: 1e9, bytes: 1e12 }, upTo)))).toBe('applied')
+      expect(indexer.applyBatch(opencode.db.read(() => readBatch(indexer.source, reader, from, { rows: 1e9, bytes: 1e12 }, { upTo })))).toBe('applied')
       if (++batches === 5) {
         // Five transactions that wrote text, five segments at least: none merged yet (FTS5 merges four).
         expect(setting(index, 'automerge')).toBe(0)

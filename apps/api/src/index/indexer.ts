@@ -139,8 +139,9 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
   /** Write a batch and move the build's cursor past it, inside the caller's write transaction. */
   function writeBatch(meta: BuildMeta, batch: BuildBatch) {
     writer.reserveSlots(batch.docs.map((d) => d.time))
-    for (const doc of batch.docs) run.bytes += writer.upsert(doc, { fresh: true, vocabulary: false })
-    writer.addTerms(batch.terms)
+    const vocabulary = batch.terms === null
+    for (const doc of batch.docs) run.bytes += writer.upsert(doc, { fresh: true, vocabulary })
+    if (batch.terms) writer.addTerms(batch.terms)
     Object.assign(meta, batch.to)
     meta.done += batch.rows
     if (meta.phase === 'done') {
@@ -199,7 +200,7 @@ export function createIndexer({ sourceDb, layout, index, now }: IndexerOptions) 
         // changes the rows' stamps (1.x prunes delete parts, 2.x prunes rewrite rows with a new
         // time and size), whether or not its re-index on the main thread got the lock, and so
         // does any OpenCode edit: then the same rows are read again here, under the lock.
-        const current = isCurrent(batch) ? batch : readBatch(source, docReader, batch.from, BATCH_LIMITS, batch.to)
+        const current = isCurrent(batch) ? batch : readBatch(source, docReader, batch.from, BATCH_LIMITS, { upTo: batch.to })
         writeBatch(meta, current)
         return 'applied' as const
       }, true)
