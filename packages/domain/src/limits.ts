@@ -22,3 +22,10 @@ export const LIMITS = {
 /** Byte units for display and budgets. */
 export const KiB = 1024
 export const MiB = 1024 * 1024
+
+/** "16.05 MiB": two decimals, so a size just over a MiB limit never reads as equal to it. */
+export const mibText = (bytes: number): string => `${(bytes / MiB).toFixed(2)} MiB`
+
+/** Why Loupe leaves a stored message of this size alone (the same words wherever it refuses one). */
+export const overEditLimit = (bytes: number): string =>
+  `This message is ${mibText(bytes)}, over the ${LIMITS.messageStoredBytes / MiB} MiB Loupe edits.`

@@ -1,5 +1,5 @@
 import type { Revision, StorageGeneration } from './ids.js'
-import { LIMITS } from './limits.js'
+import { LIMITS, overEditLimit } from './limits.js'
 import { messageCompletedAt, messageContent, messageRole, type CanonicalNativeMessage } from './native.js'
 import { classifyPart } from './parts.js'
 import { err, ok, type Result } from './result.js'
@@ -91,7 +91,7 @@ export function previewPrune(message: CanonicalNativeMessage, options: PlanOptio
  * survivors. Pieces the store read off the stored text (`canonicalItems`) are used as they are.
  */
 function analyze(message: CanonicalNativeMessage, options: PlanOptions): Result<PrunePreview & { encoded: CanonicalPieces[] }, PruneBlock> {
-  if (message.omitted) return block('not_deletable', `This message is ${message.omitted.bytes} bytes, over the 16 MiB Loupe edits.`)
+  if (message.omitted) return block('not_deletable', overEditLimit(message.omitted.bytes))
   if (messageRole(message) !== 'assistant') return block('not_deletable', 'Only assistant messages have technical parts to prune.')
   if (messageCompletedAt(message) === undefined) return block('not_deletable', 'This message is not finished yet.')
   if (message.storage === 'v2' && !Array.isArray(message.message.content)) return block('not_deletable', 'This message has no content list.')

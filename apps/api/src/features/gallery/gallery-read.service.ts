@@ -6,6 +6,7 @@ import {
   galleryMime,
   generationDigest,
   LIMITS,
+  mibText,
   parseDataUri,
   referenceGeneration,
   referenceRead,
@@ -50,7 +51,7 @@ function decode(target: string): GalleryTarget {
 function checkMembership(target: ImageTarget, probe: StoredFileProbe): { mime: GalleryMime; uri: string; name: string | null } {
   const gone = () => new AppError('not_found', 'This image is no longer in the session (it was changed or removed); reload the gallery.')
   if (probe.status === 'missing') throw gone()
-  if (probe.status === 'limit') throw new AppError('limit', `The message holding this image is ${probe.bytes} bytes, over the 16 MiB limit.`)
+  if (probe.status === 'limit') throw new AppError('limit', `The message holding this image is ${mibText(probe.bytes)}, over the 16 MiB limit.`)
   const declared = typeof probe.mime === 'string' ? probe.mime : ''
   const uri = typeof probe.uri === 'string' ? probe.uri : typeof probe.data === 'string' ? `data:${declared};base64,${probe.data}` : undefined
   if (uri === undefined || sha256Text(uri) !== target.digest) throw gone()

@@ -1,4 +1,4 @@
-import { LIMITS, messageCompletedAt, messageRole, previewPrune, sumPrunable, type NativeMessage, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
+import { LIMITS, messageCompletedAt, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
 import { estimatePartTokens } from '@loupe/domain/tokens'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
@@ -57,7 +57,7 @@ function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot
   for (const slot of slots) {
     const native = byId.get(slot.key.id)
     if (native) plans.push(planOne(native))
-    else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: `This message is ${slot.bytes} bytes, over the 16 MiB Loupe edits.` })
+    else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: overEditLimit(slot.bytes) })
   }
   return { plans, natives }
 }

@@ -1,6 +1,7 @@
 import {
   imageUrisInParts,
   LIMITS,
+  overEditLimit,
   planPrune,
   pruneReceiptKey,
   type PruneBlock,
@@ -58,7 +59,7 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
 
       const bytes = pruneStore.storedBytes(db, session.id, request.messageID)
       if (bytes === undefined) return fail('not_deletable', 'This message is not in the session any more.')
-      if (bytes > LIMITS.messageStoredBytes) return fail('not_deletable', `This message is ${bytes} bytes, over the 16 MiB Loupe edits.`)
+      if (bytes > LIMITS.messageStoredBytes) return fail('not_deletable', overEditLimit(bytes))
       const [native] = store.loadMessages(db, session.id, [request.messageID], { canonical: true })
       if (!native) return fail('not_deletable', 'This message is not in the session any more.')
       const media = checkMedia(pruneStore, native)

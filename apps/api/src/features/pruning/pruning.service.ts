@@ -1,4 +1,4 @@
-import { LIMITS, previewPrune, type PrunablePart, type PruneBlock, type PruneReceipt } from '@loupe/domain'
+import { LIMITS, overEditLimit, previewPrune, type PrunablePart, type PruneBlock, type PruneReceipt } from '@loupe/domain'
 import { estimatePartTokens } from '@loupe/domain/tokens'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { AppDeps } from '../../deps.js'
@@ -38,7 +38,7 @@ export async function previewMessage(deps: AppDeps, input: PreviewInput): Promis
     if (fence) return blocked(fence)
     const bytes = ctx.pruneStore.storedBytes(db, ctx.session.id, input.messageID)
     if (bytes === undefined) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
-    if (bytes > LIMITS.messageStoredBytes) return blocked({ reason: 'not_deletable', detail: `This message is ${bytes} bytes, over the 16 MiB Loupe edits.` })
+    if (bytes > LIMITS.messageStoredBytes) return blocked({ reason: 'not_deletable', detail: overEditLimit(bytes) })
     const [native] = ctx.store.loadMessages(db, ctx.session.id, [input.messageID], { canonical: true })
     if (!native) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
     const media = checkMedia(ctx.pruneStore, native)

@@ -1,4 +1,4 @@
-import { bindScope, decodeCursor, encodeCursor, LIMITS, type NativeMessage } from '@loupe/domain'
+import { bindScope, decodeCursor, encodeCursor, LIMITS, mibText, type NativeMessage } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { MessageKey, MessageSlot, MessageWindow, OpenCodeStore } from '../../store/store.js'
@@ -102,7 +102,7 @@ export function getMessage(deps: AppDeps, input: GetMessageInput): NativeMessage
     if (!key) throw new AppError('not_found', `No message ${input.messageID} in this session.`)
     const [slot] = store.messageSlots(db, session.id, { kind: 'at', key }, 1)
     if (slot && slot.bytes > LIMITS.messageStoredBytes) {
-      throw new AppError('limit', `Message ${input.messageID} is ${slot.bytes} bytes, over the 16 MiB a message may have.`)
+      throw new AppError('limit', `Message ${input.messageID} is ${mibText(slot.bytes)}, over the 16 MiB a message may have.`)
     }
     const [message] = store.loadMessages(db, session.id, [input.messageID])
     if (!message) throw new AppError('not_found', `No message ${input.messageID} in this session.`)
