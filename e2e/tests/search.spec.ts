@@ -91,6 +91,19 @@ test.describe('search', () => {
     await expect(box).toHaveValue('readFileSync json')
   })
 
+  test('opens a result of what is in the box when Enter comes before its results', async ({ page }) => {
+    await page.goto('/search?q=readFileSync')
+    await expect(page.locator('.hit').first()).toBeVisible()
+    const box = page.getByPlaceholder(/Search all history/)
+    // Typing is debounced: Enter right away must not open one of readFileSync's results.
+    await box.fill('architecture screenshot')
+    await box.press('Enter')
+    await expect(page).toHaveURL(/\/sessions\//)
+    expect(new URL(page.url()).searchParams.get('hl')).toBe('architecture screenshot')
+    await page.goBack()
+    await expect(page).toHaveURL(/q=architecture/)
+  })
+
   test('opens a title hit with the words it was found by marked in the session title', async ({ page }) => {
     await page.goto('/search?q=architecture%20screenshot&kinds=title')
     const hit = page.locator('.hit').first()
@@ -118,6 +131,12 @@ test.describe('search', () => {
   test('explains an empty answer and shows hostile text as text', async ({ page }) => {
     await page.goto('/search?q=%22%3Cscript%3E%22%20NEAR(%20-%20*')
     await expect(page.getByText('No matches')).toBeVisible()
+    // How the query was read, when it is not what its syntax suggests.
+    await page.goto('/search?q=-readFileSync')
+    await expect(page.locator('.search-notice')).toHaveText('Add a word to look for: -word only leaves results out.')
+    await expect(page.getByText('No matches')).toHaveCount(0)
+    await page.goto('/search?q=r*')
+    await expect(page.locator('.search-notice')).toHaveText('A prefix needs two characters or more: “r*” is searched as the word “r”.')
     await page.goto('/search?q=%22type%20file%22&view=flat')
     const snippet = page.locator('.hit-snippet').first()
     await expect(snippet).toContainText('<type>file</type>')

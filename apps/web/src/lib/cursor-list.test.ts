@@ -45,7 +45,7 @@ describe('createCursorList', () => {
     dispose()
   })
 
-  it('starts again on a key change, clears on a null key, and drops items when a first page fails', async () => {
+  it('starts again on a key change, clears on a null key, and drops items and the last page when a first page fails', async () => {
     const calls: Array<{ key: string; cursor: string | undefined }> = []
     const { list, setKey, dispose } = mount(pager(5, 2, calls))
     await settle()
@@ -56,9 +56,13 @@ describe('createCursorList', () => {
     setKey(null)
     await settle()
     expect([list.items(), list.page(), list.loading(), list.hasMore()]).toEqual([[], undefined, false, false])
+    setKey('a')
+    await settle()
+    expect(list.page()).toBeDefined()
     setKey('fail')
     await settle()
-    expect(list.items()).toEqual([])
+    // Nothing of the earlier key beside the error: no items, and no page to count them from.
+    expect([list.items(), list.page()]).toEqual([[], undefined])
     expect((list.error() as Error).message).toBe('boom')
     dispose()
   })

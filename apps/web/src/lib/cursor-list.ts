@@ -75,7 +75,11 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
       if (mine.signal.aborted) return
       filling = false
       batch(() => {
-        if (first) setItems([])
+        // No earlier key's items or totals beside the error.
+        if (first) {
+          setItems([])
+          setPage(undefined)
+        }
         setError(caught)
         setLoading(false)
       })

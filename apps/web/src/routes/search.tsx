@@ -1,3 +1,4 @@
+import { hasPositiveTerm, parseQuery, searchHint } from '@loupe/domain'
 import { useNavigate, useSearchParams } from '@solidjs/router'
 import { createEffect, createMemo, createSignal, Match, on, onCleanup, onMount, Show, Switch } from 'solid-js'
 import { EmptyState } from '../components/empty-state'
@@ -10,6 +11,7 @@ import { groupedOrder, hitHref } from '../features/search/hit-model'
 import { IndexStatusBar } from '../features/search/index-status'
 import { KINDS, PERIODS, SearchFilters, isPeriod } from '../features/search/search-filters'
 import { SearchSummary } from '../features/search/search-summary'
+import { createSubmit } from '../features/search/submit-query'
 import { createIndexStatus, createSearch, type SearchInput, type SearchKind } from '../features/search/search.data'
 import { createProjects } from '../features/sessions/sessions.data'
 import { useStorageInfo } from '../features/storage/storage.data'
@@ -35,9 +37,11 @@ export function SearchRoute() {
 
   const kinds = createMemo(() => (params.kinds ?? '').split(',').filter((k): k is SearchKind => (KINDS as string[]).includes(k)))
   const view = () => (params.view === 'flat' ? 'flat' : 'sessions')
+  const parsed = createMemo(() => parseQuery((params.q ?? '').trim()))
   const input = createMemo<SearchInput | null>(() => {
     const q = (params.q ?? '').trim()
-    if (!q) return null
+    // Nothing but exclusions or punctuation selects nothing: the hint says why, no request goes out.
+    if (!q || !hasPositiveTerm(parsed())) return null
     const period = isPeriod(params.when) ? params.when : undefined
     return {
       query: q.slice(0, SENT_QUERY_CHARS),
@@ -53,13 +57,18 @@ export function SearchRoute() {
   const status = createIndexStatus(api, () => search.refresh())
   const cleanup = createCleanup(api, input, () => search.refresh())
   const storage = useStorageInfo()
-  const canClean = () => !!input() && search.answer()?.mode === 'index' && search.hits().length > 0
+  // Titles and user messages are never cleaned: with only those kinds chosen there is nothing to offer.
+  const cleanableKinds = () => kinds().length === 0 || kinds().some((k) => k === 'text' || k === 'reasoning' || k === 'tool')
+  const canClean = () => !!input() && search.answer()?.mode === 'index' && search.hits().length > 0 && cleanableKinds()
+  const hint = () => (search.loading() === 'initial' || search.error() !== undefined ? null : searchHint((params.q ?? '').trim(), parsed(), search.hits().length))
+  const filtered = () => kinds().length > 0 || !!params.tool || !!params.project || !!params.when
   const writable = () => storage.data()?.supported.write !== false
   useTitle(() => (params.q ? `Search: ${params.q}` : 'Search'))
 
   let timer: ReturnType<typeof setTimeout> | undefined
   const onType = (text: string) => {
     setTyped(text)
+    enter.cancel()
     clearTimeout(timer)
     timer = setTimeout(() => setParams({ q: text || undefined }, { replace: true }), 160)
   }
@@ -85,11 +94,22 @@ export function SearchRoute() {
     const hit = search.hits()[selected()]
     if (hit) navigate(hitHref(hit, params.q))
   }
+  const enter = createSubmit({
+    typed,
+    searched: () => params.q ?? '',
+    search: (text) => {
+      clearTimeout(timer)
+      setParams({ q: text }, { replace: true })
+    },
+    loading: search.loading,
+    failed: () => search.error() !== undefined,
+    open,
+  })
   useKeys((event) => {
     const inBox = event.target === box
     if (event.key === 'ArrowDown' || (!inBox && event.key === 'j')) move(1)
     else if (event.key === 'ArrowUp' || (!inBox && event.key === 'k')) move(-1)
-    else if (event.key === 'Enter' && search.hits().length) open()
+    else if (event.key === 'Enter') enter.submit()
     else if (!inBox && event.key === '/') box?.focus()
     else return
     event.preventDefault()
@@ -118,7 +138,7 @@ export function SearchRoute() {
           </button>
         </Show>
       </div>
-      <CleanupDialog cleanup={cleanup} query={(params.q ?? '').trim()} />
+      <CleanupDialog cleanup={cleanup} query={(params.q ?? '').trim()} capped={!!search.answer()?.truncated} />
       <label class="search-field search-main">
         <span class="visually-hidden">Search all history</span>
         <svg viewBox="0 0 16 16" aria-hidden="true" class="search-icon">
@@ -161,8 +181,8 @@ export function SearchRoute() {
         </div>
       </Show>
       <IndexStatusBar status={status()} />
-      <Show when={search.answer()?.notice && search.answer()?.mode === 'index'}>
-        <p class="muted search-notice">{search.answer()?.notice}</p>
+      <Show when={hint()}>
+        <p class="muted search-notice" role="status">{hint()}</p>
       </Show>
       <Switch>
         <Match when={!input()}>
@@ -181,8 +201,8 @@ export function SearchRoute() {
         </Match>
         <Match when={search.hits().length === 0 && search.loading() === false}>
           <EmptyState title="No matches" icon="∅">
-            <p>{search.answer()?.notice ?? `Nothing in this history matches “${params.q}”${kinds().length || params.tool || params.project || params.when ? ' with these filters' : ''}.`}</p>
-            <p class="muted">Try fewer words, a prefix (<code>auth*</code>), or reset the filters.</p>
+            <p>Nothing in this history matches “{(params.q ?? '').trim()}”{filtered() ? ' with these filters' : ''}.</p>
+            <p class="muted">{filtered() ? 'Try fewer words, a prefix (auth*), or reset the filters.' : 'Try fewer words, or a prefix (auth*).'}</p>
           </EmptyState>
         </Match>
         <Match when={true}>

@@ -98,6 +98,8 @@ describe('history.search over the index', () => {
     expect(all.hits.map((h) => h.messageID).sort()).toEqual([seeded.assistant, seeded.draft].sort())
     const some = await caller.history.search({ query: 'credentials -draft' })
     expect(some.hits.map((h) => h.messageID)).toEqual([seeded.assistant])
+    // An exclusion alone selects nothing, and the answer says why.
+    expect(await caller.history.search({ query: '-draft' })).toMatchObject({ hits: [], notice: 'Add a word to look for: -word only leaves results out.' })
   })
 
   it('finds a prefix*', async () => {

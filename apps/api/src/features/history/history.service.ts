@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, hasPositiveTerm, parseQuery, type ParsedQuery } from '@loupe/domain'
+import { decodeCursor, encodeCursor, hasPositiveTerm, parseQuery, searchHint, type ParsedQuery } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { IndexState } from '../../index/indexer.js'
@@ -53,7 +53,7 @@ export function search(deps: AppDeps, input: SearchInput): SearchAnswer {
   }
   const scope = resolveScope(deps, input, query)
   if (!hasPositiveTerm(query)) {
-    return { ...base, notice: query.terms.length ? 'Exclusions (-word) need a word to search for.' : 'Type something to search for.' }
+    return { ...base, notice: searchHint(input.query, query, 0) }
   }
   const limit = input.limit ?? 20
   let cursor: HistoryCursor | undefined

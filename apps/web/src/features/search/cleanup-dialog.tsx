@@ -91,7 +91,7 @@ function Outcome(props: { progress: CleanupProgress; cancelled: boolean }) {
 }
 
 /** "Clean up matching": what the search's hits would free, confirm, progress with stop, outcome. */
-export function CleanupDialog(props: { cleanup: Cleanup; query: string }) {
+export function CleanupDialog(props: { cleanup: Cleanup; query: string; capped: boolean }) {
   const state = () => props.cleanup.state()
   return (
     <Show when={state().phase !== 'closed'}>
@@ -112,6 +112,9 @@ export function CleanupDialog(props: { cleanup: Cleanup; query: string }) {
                 <h2>Remove the tool calls and reasoning behind “{props.query}”?</h2>
                 <Show when={s().candidates.totals.messages > 0} fallback={<p>Nothing to remove: the matching messages have no finished tool calls or reasoning left.</p>}>
                   <Plan candidates={s().candidates} query={props.query} />
+                  <Show when={props.capped}>
+                    <p class="banner banner-warn small">This covers every match, also the older ones the results list leaves out (it ranks only the newest).</p>
+                  </Show>
                   <p class="muted small">
                     Only finished assistant messages that match lose their tool calls and reasoning; text, user messages and token totals stay.
                     Each message is pruned only if it is still exactly as planned.
