@@ -1,4 +1,6 @@
 // `npm start [-- flags]`: install what is missing, build the web app, start Loupe.
+import { spawn } from 'node:child_process'
+import os from 'node:os'
 import { ensureDependencies, root, run } from './ensure.mjs'
 
 process.env.TURBO_TELEMETRY_DISABLED = '1'
@@ -8,5 +10,8 @@ if (built !== 0) {
   console.error('[loupe] the web app did not build (see above).')
   process.exit(built)
 }
-const status = run(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts', ...process.argv.slice(2)], { cwd: root })
-process.exit(status)
+// Not spawnSync: a signal sent to this launcher (by npm, a process manager, `kill`) must reach
+// the server, which then closes its databases and exits.
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal))
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + os.constants.signals[signal] : 1)))

@@ -107,12 +107,19 @@ async function main() {
   say(`\nLoupe is running. Open:\n  ${local}`)
   for (const ip of lan) say(`  http://${ip}:${deps.config.port}/?token=${deps.config.token}   (LAN)`)
   if (config.open) openBrowser(local)
-  const stop = async () => {
-    await app.close()
-    process.exit(0)
+  // `npm start` passes on a signal that a terminal's Ctrl-C also sent here, so one Ctrl-C can arrive
+  // twice: a repeat within two seconds is that copy; a later one stops at once.
+  let stoppingSince: number | null = null
+  const stop = () => {
+    if (stoppingSince !== null) {
+      if (performance.now() - stoppingSince > 2000) process.exit(130)
+      return
+    }
+    stoppingSince = performance.now()
+    void app.close().finally(() => process.exit(0))
   }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
 }
 
 main().catch((error: unknown) => {
