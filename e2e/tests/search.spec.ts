@@ -104,6 +104,42 @@ test.describe('search', () => {
     await expect(page).toHaveURL(/q=architecture/)
   })
 
+  test('comes back from an opened result to the same results, with that result selected', async ({ page }) => {
+    await page.goto('/search?q=the&view=flat')
+    const hits = page.locator('.hit')
+    await expect(hits.first()).toBeVisible()
+    // A second page, so Back has more than the first page to bring back.
+    await page.getByRole('button', { name: 'Load more' }).click()
+    await expect.poll(() => hits.count()).toBeGreaterThan(30)
+    const loaded = await hits.count()
+    const target = hits.nth(loaded - 2)
+    const index = await target.getAttribute('data-index')
+    await target.click()
+    await expect(page).toHaveURL(/\/sessions\//)
+    // Out of the way: a pointer resting on a row selects that row.
+    await page.mouse.move(0, 0)
+    await page.goBack()
+    await expect(page.locator('.hit.selected')).toHaveAttribute('data-index', index!)
+    expect(await hits.count()).toBe(loaded)
+    await expect(page.locator('.hit.selected')).toBeInViewport()
+    // The place was only for coming back: the address is the search again.
+    await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
+  })
+
+  test('searches inside one session from that session, and names it', async ({ page }) => {
+    await page.goto('/search?q=architecture%20screenshot&kinds=title')
+    await page.locator('.hit').first().click()
+    await expect(page.locator('.session-name')).toHaveText('Screenshot vs architecture diagram')
+    await page.keyboard.press('f')
+    await expect(page).toHaveURL(/\/search\?session=ses_[^&]+&storage=v1$/)
+    await page.getByPlaceholder(/Search all history/).fill('png')
+    await expect(page.locator('.scope-chip')).toHaveText(/In “Screenshot vs architecture diagram”/)
+    const titles = await page.locator('.hit-group-title').allInnerTexts()
+    expect(new Set(titles)).toEqual(new Set(['Screenshot vs architecture diagram']))
+    await page.getByRole('button', { name: 'Search everywhere' }).click()
+    await expect(page).not.toHaveURL(/session=/)
+  })
+
   test('opens a title hit with the words it was found by marked in the session title', async ({ page }) => {
     await page.goto('/search?q=architecture%20screenshot&kinds=title')
     const hit = page.locator('.hit').first()

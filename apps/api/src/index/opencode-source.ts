@@ -54,6 +54,8 @@ export interface SourceSession {
 /** A session as a search hit shows it: its title, and where a staged revert hides what follows. */
 export interface SessionHead {
   title: string
+  /** Where the session ran: tells apart sessions of the same title. */
+  directory: string
   /** Messages from this id on are behind a staged revert; null without one. */
   revertFrom: string | null
 }
@@ -130,9 +132,9 @@ export function createIndexSource(db: SqliteDb, layout: StorageLayout) {
     heads(gen: StorageGeneration, ids: readonly string[]): Map<string, SessionHead> {
       const out = new Map<string, SessionHead>()
       for (const group of chunk([...new Set(ids)])) {
-        const rows = db.allSql<{ id: string; title: string | null; revert: string | null }>(
-          `SELECT id, title, revert FROM ${sessionTable(gen)} WHERE id IN (${group.map(() => '?').join(',')})`, group)
-        for (const r of rows) out.set(r.id, { title: r.title ?? '', revertFrom: revertMessage(r.revert) })
+        const rows = db.allSql<{ id: string; title: string | null; directory: string | null; revert: string | null }>(
+          `SELECT id, title, directory, revert FROM ${sessionTable(gen)} WHERE id IN (${group.map(() => '?').join(',')})`, group)
+        for (const r of rows) out.set(r.id, { title: r.title ?? '', directory: r.directory ?? '', revertFrom: revertMessage(r.revert) })
       }
       return out
     },

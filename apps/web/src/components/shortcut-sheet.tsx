@@ -33,7 +33,8 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
     title: 'Session',
     keys: [
       [['j', 'k'], 'Next / previous message'],
-      [['t', 'b'], 'Transcript / Bytes tab'],
+      [['t', 'b', 'i'], 'Transcript / Bytes / Gallery tab'],
+      [['f'], 'Search in this session'],
       [['Home', 'End'], 'First / latest messages'],
       [['Esc', '⌫'], 'Back to the list'],
     ],

@@ -11,6 +11,7 @@ import { groupedOrder, hitHref } from '../features/search/hit-model'
 import { IndexStatusBar } from '../features/search/index-status'
 import { KINDS, PERIODS, SearchFilters, isPeriod } from '../features/search/search-filters'
 import { SearchSummary } from '../features/search/search-summary'
+import { rememberPlace, restorePlace } from '../features/search/search-place'
 import { createSubmit } from '../features/search/submit-query'
 import { createIndexStatus, createSearch, type SearchInput, type SearchKind } from '../features/search/search.data'
 import { createProjects } from '../features/sessions/sessions.data'
@@ -23,7 +24,7 @@ import { useTitle } from '../lib/title'
 /** Queries travel in the URL of a GET: beyond this the server's header limit would refuse them (it searches 16 terms anyway). */
 const SENT_QUERY_CHARS = 2000
 
-type SearchParams = { q?: string; kinds?: string; tool?: string; project?: string; session?: string; storage?: string; when?: string; view?: string }
+type SearchParams = { q?: string; kinds?: string; tool?: string; project?: string; session?: string; storage?: string; when?: string; view?: string; sel?: string; n?: string }
 
 /** `/search?q=&kinds=&tool=&project=&session=&storage=&when=&view=`: every choice lives in the URL. */
 export function SearchRoute() {
@@ -61,6 +62,11 @@ export function SearchRoute() {
   const cleanableKinds = () => kinds().length === 0 || kinds().some((k) => k === 'text' || k === 'reasoning' || k === 'tool')
   const canClean = () => !!input() && search.answer()?.mode === 'index' && search.hits().length > 0 && cleanableKinds()
   const hint = () => (search.loading() === 'initial' || search.error() !== undefined ? null : searchHint((params.q ?? '').trim(), parsed(), search.hits().length))
+  // The scoped session's title comes with its hits; without any, the chip cannot name it.
+  const scopeLabel = () => {
+    const title = search.hits().find((h) => h.sessionID === params.session)?.sessionTitle
+    return title ? `In “${title}”` : 'In one session only'
+  }
   const filtered = () => kinds().length > 0 || !!params.tool || !!params.project || !!params.when
   const writable = () => storage.data()?.supported.write !== false
   useTitle(() => (params.q ? `Search: ${params.q}` : 'Search'))
@@ -92,8 +98,20 @@ export function SearchRoute() {
   }
   const open = () => {
     const hit = search.hits()[selected()]
-    if (hit) navigate(hitHref(hit, params.q))
+    if (!hit) return
+    rememberPlace(selected(), search.hits().length)
+    navigate(hitHref(hit, params.q))
   }
+  restorePlace({
+    place: { sel: params.sel, n: params.n },
+    count: () => search.hits().length,
+    answered: () => search.answer() !== undefined,
+    loading: search.loading,
+    hasMore: search.hasMore,
+    loadMore: search.loadMore,
+    select: setSelected,
+    done: () => setParams({ sel: undefined, n: undefined }, { replace: true }),
+  })
   const enter = createSubmit({
     typed,
     searched: () => params.q ?? '',
@@ -176,7 +194,7 @@ export function SearchRoute() {
       />
       <Show when={isValidId(params.session)}>
         <div class="scope-chip">
-          <span>In one session only</span>
+          <span>{scopeLabel()}</span>
           <button type="button" class="icon-button" aria-label="Search everywhere" onClick={() => set({ session: undefined, storage: undefined })}>×</button>
         </div>
       </Show>
@@ -206,7 +224,7 @@ export function SearchRoute() {
           </EmptyState>
         </Match>
         <Match when={true}>
-          <HitList hits={search.hits()} query={params.q} view={view()} selected={selected()} now={Date.now()} onSelect={setSelected} />
+          <HitList hits={search.hits()} query={params.q} view={view()} selected={selected()} now={Date.now()} onSelect={setSelected} onOpen={(i) => rememberPlace(i, search.hits().length)} />
           <Show when={search.hasMore()}>
             <button type="button" class="load-more" disabled={search.loading() !== false} onClick={() => search.loadMore()}>
               {search.loading() === 'more' ? 'Loading…' : search.answer()?.mode === 'scan' ? 'Keep scanning' : 'Load more'}

@@ -65,9 +65,15 @@ export function SessionRoute() {
     if (storage && search.storage !== storage) setSearch({ storage }, { replace: true })
   })
 
+  const session = () => detail.data()?.session
+  const searchHere = () => {
+    const s = session()
+    return s ? `/search?${new URLSearchParams({ session: s.id, storage: s.storage })}` : '/search'
+  }
   useKeys((event) => {
     const target = TABS.find((t) => t.key === event.key)
     if (target) navigate(link(target.id))
+    else if (event.key === 'f' && session()) navigate(searchHere())
     else if (event.key === 'Escape' || event.key === 'Backspace') navigate(listHref())
     else return
     event.preventDefault()
@@ -98,6 +104,9 @@ export function SessionRoute() {
                     </A>
                   )}
                 </For>
+                <A href={searchHere()} class="tab tab-search" title="Search this session's text, reasoning and tool calls (f)">
+                  Search in session <kbd>f</kbd>
+                </A>
               </nav>
               <Switch>
                 <Match when={tab() === 'gallery'}>

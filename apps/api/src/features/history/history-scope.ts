@@ -10,6 +10,8 @@ export interface SearchHit {
   sessionID: string
   storage: StorageGeneration
   sessionTitle: string
+  /** The session's working directory (sessions of one title are told apart by it). */
+  sessionDirectory: string
   /** null for a session-title hit. */
   messageID: string | null
   /** 1.x: the part's id. */

@@ -60,6 +60,8 @@ describe('history.search over the index', () => {
     const answer = await caller.history.search({ query: 'zephyr' })
     expect(answer.mode).toBe('index')
     expect(answer.index.state).toBe('ready')
+    // Each hit says where its session ran, which tells apart sessions of one title.
+    expect(answer.hits.filter((h) => h.sessionTitle === 'Zephyr deploy pipeline').map((h) => h.sessionDirectory)).toContain('/srv/zephyr')
   })
 
   it('ranks a title hit and a text hit above a tool-output hit for the same word', async () => {

@@ -104,8 +104,11 @@ function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, ba
 function scanAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, from: ScanPosition | undefined, limit: number): SearchAnswer {
   const start = from ?? deps.opencode.db.read(() => startScan(scope))
   const page = scanPage(deps, query, scope, start, Math.min(limit, SCAN_LIMITS.hits))
-  const titles = deps.opencode.db.read(() => new Map(scope.source.sessions().map((s) => [`${s.gen}:${s.id}`, s.title])))
-  const hits = page.hits.map((h) => ({ ...h, sessionTitle: titles.get(`${h.storage}:${h.sessionID}`) ?? '' }))
+  const sessions = deps.opencode.db.read(() => new Map(scope.source.sessions().map((s) => [`${s.gen}:${s.id}`, s])))
+  const hits = page.hits.map((h) => {
+    const session = sessions.get(`${h.storage}:${h.sessionID}`)
+    return { ...h, sessionTitle: session?.title ?? '', sessionDirectory: session?.directory ?? '' }
+  })
   const done = page.position.phase === 'done'
   return {
     ...base,

@@ -77,7 +77,7 @@ export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSn
       const head = heads.get(key)
       if (!head || (head.revertFrom && doc.message_id && doc.message_id >= head.revertFrom)) continue
       const hit: SearchHit = {
-        sessionID: doc.session_id, storage: doc.gen, sessionTitle: head.title, messageID: doc.message_id || null,
+        sessionID: doc.session_id, storage: doc.gen, sessionTitle: head.title, sessionDirectory: head.directory, messageID: doc.message_id || null,
         kind: doc.kind, snippet, score: -rank, time: doc.time,
       }
       if (doc.tool) hit.tool = doc.tool

@@ -33,7 +33,7 @@ export function startScan(scope: ResolvedScope): ScanPosition {
 function toHit(doc: DocInput, matcher: LiteralMatcher): SearchHit {
   const field = FIELDS.find((f) => doc.fields[f] && matcher.ranges(doc.fields[f].slice(0, 64 * 1024)).length > 0) ?? 'body'
   const hit: SearchHit = {
-    sessionID: doc.sessionID, storage: doc.gen, sessionTitle: '', messageID: doc.messageID || null,
+    sessionID: doc.sessionID, storage: doc.gen, sessionTitle: '', sessionDirectory: doc.directory, messageID: doc.messageID || null,
     kind: doc.fields.kind, snippet: excerptSegments(doc.fields[field], matcher), score: 0, time: doc.time,
   }
   if (doc.fields.tool) hit.tool = doc.fields.tool

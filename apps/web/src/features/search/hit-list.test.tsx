@@ -7,7 +7,7 @@ import type { SearchHit } from './search.data'
 import { tidySegments } from './snippet'
 
 const hit = (over: Partial<SearchHit>): SearchHit => ({
-  sessionID: 'ses_a', storage: 'v1', sessionTitle: 'Alpha', messageID: 'msg_1', kind: 'text',
+  sessionID: 'ses_a', storage: 'v1', sessionTitle: 'Alpha', sessionDirectory: '/home/dev/code/alpha', messageID: 'msg_1', kind: 'text',
   snippet: [{ text: 'the ', match: false }, { text: 'login', match: true }, { text: ' bug', match: false }], score: 1, time: 0, ...over,
 })
 
@@ -55,6 +55,8 @@ describe('HitList', () => {
   it('shows a header per session in grouped view', () => {
     const { container } = render(() => <Router root={() => <HitList hits={hits} view="sessions" selected={0} now={0} onSelect={() => {}} />} />)
     expect([...container.querySelectorAll('.hit-group-title')].map((a) => a.textContent)).toEqual(['Alpha', 'Beta'])
+    // Sessions of one title are told apart by where they ran.
+    expect(container.querySelector('.hit-group-dir')?.textContent).toBe('code/alpha')
     expect(container.querySelectorAll('.hit-session').length).toBe(0)
   })
 })

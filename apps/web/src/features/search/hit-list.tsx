@@ -1,6 +1,7 @@
 import { A } from '@solidjs/router'
 import { For, Show } from 'solid-js'
 import { RelativeTime } from '../../components/relative-time'
+import { shortDirectory } from '../../lib/format'
 import { sessionHref } from '../../lib/links'
 import { groupBySession, hitHref, KIND_LABELS } from './hit-model'
 import type { SearchHit } from './search.data'
@@ -15,9 +16,13 @@ export interface HitListProps {
   selected: number
   now: number
   onSelect: (index: number) => void
+  /** A hit is being opened (clicked): the page remembers its place first. */
+  onOpen?: (index: number) => void
 }
 
-function HitRow(props: { hit: SearchHit; query?: string; index: number; selected: boolean; showSession: boolean; now: number; onSelect: (i: number) => void }) {
+type RowProps = { hit: SearchHit; query?: string; index: number; selected: boolean; showSession: boolean; now: number; onSelect: (i: number) => void; onOpen?: (i: number) => void }
+
+function HitRow(props: RowProps) {
   const untitled = () => props.hit.sessionTitle || 'Untitled session'
   return (
     <A
@@ -28,6 +33,8 @@ function HitRow(props: { hit: SearchHit; query?: string; index: number; selected
       aria-current={props.selected ? 'true' : undefined}
       onMouseEnter={() => props.onSelect(props.index)}
       onFocus={() => props.onSelect(props.index)}
+      // On the element itself, not delegated: it must run before the router's document listener navigates.
+      on:click={() => props.onOpen?.(props.index)}
     >
       <span class={`hit-kind kind-${props.hit.kind}`}>
         {KIND_LABELS[props.hit.kind]}
@@ -52,7 +59,7 @@ export function HitList(props: HitListProps) {
       fallback={
         <div class="hit-list" role="list">
           <For each={props.hits}>
-            {(hit, i) => <HitRow hit={hit} query={props.query} index={i()} selected={props.selected === i()} showSession now={props.now} onSelect={props.onSelect} />}
+            {(hit, i) => <HitRow hit={hit} query={props.query} index={i()} selected={props.selected === i()} showSession now={props.now} onSelect={props.onSelect} onOpen={props.onOpen} />}
           </For>
         </div>
       }
@@ -68,11 +75,14 @@ export function HitList(props: HitListProps) {
                 <Show when={group.storage === 'v2'}>
                   <span class="chip chip-accent">2.x</span>
                 </Show>
+                <Show when={group.directory}>
+                  <span class="hit-group-dir" title={group.directory}>{shortDirectory(group.directory)}</span>
+                </Show>
                 <span class="muted">{group.hits.length === 1 ? '1 match' : `${group.hits.length} matches`}</span>
               </header>
               <div role="list">
                 <For each={group.hits}>
-                  {(entry) => <HitRow hit={entry.hit} query={props.query} index={entry.index} selected={props.selected === entry.index} showSession={false} now={props.now} onSelect={props.onSelect} />}
+                  {(entry) => <HitRow hit={entry.hit} query={props.query} index={entry.index} selected={props.selected === entry.index} showSession={false} now={props.now} onSelect={props.onSelect} onOpen={props.onOpen} />}
                 </For>
               </div>
             </section>

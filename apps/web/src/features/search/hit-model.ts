@@ -27,6 +27,7 @@ export interface HitGroup {
   sessionID: string
   storage: SearchHit['storage']
   title: string
+  directory: string
   hits: Array<{ hit: SearchHit; index: number }>
 }
 
@@ -37,7 +38,7 @@ export function groupBySession(hits: readonly SearchHit[]): HitGroup[] {
     const key = `${hit.storage}:${hit.sessionID}`
     let group = groups.get(key)
     if (!group) {
-      group = { key, sessionID: hit.sessionID, storage: hit.storage, title: hit.sessionTitle, hits: [] }
+      group = { key, sessionID: hit.sessionID, storage: hit.storage, title: hit.sessionTitle, directory: hit.sessionDirectory, hits: [] }
       groups.set(key, group)
     }
     group.hits.push({ hit, index })

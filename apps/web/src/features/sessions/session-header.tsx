@@ -1,7 +1,7 @@
 import { A } from '@solidjs/router'
 import { createEffect, For, onCleanup, Show } from 'solid-js'
 import { RelativeTime } from '../../components/relative-time'
-import { formatBytes, formatCost, formatCount, plural } from '../../lib/format'
+import { formatBytes, formatCost, formatCount, plural, shortDirectory } from '../../lib/format'
 import { sessionHref } from '../../lib/links'
 import { clearMarks, markMatches, TITLE_MARKS } from '../../lib/search-marks'
 import { totalBytes } from './session-row'
@@ -45,7 +45,7 @@ export function SessionHeader(props: SessionHeaderProps) {
       </nav>
       <h1 class="session-name" ref={title}>{titleOf(s())}</h1>
       <div class="session-meta">
-        <span title={s().directory}>{s().directory.split('/').filter(Boolean).slice(-2).join('/')}</span>
+        <span title={s().directory}>{shortDirectory(s().directory)}</span>
         <span>{plural(s().stats.messages, 'message')}</span>
         <span class="session-bytes" title={`${totalBytes(s()).toLocaleString('en-US')} bytes stored: content plus event log`}>{formatBytes(totalBytes(s()))}</span>
         <Show when={tokens() > 0}>
