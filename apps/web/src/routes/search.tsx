@@ -224,7 +224,7 @@ export function SearchRoute() {
           </EmptyState>
         </Match>
         <Match when={true}>
-          <HitList hits={search.hits()} query={params.q} view={view()} selected={selected()} now={Date.now()} onSelect={setSelected} onOpen={(i) => rememberPlace(i, search.hits().length)} />
+          <HitList hits={search.hits()} query={params.q} view={view()} selected={selected()} now={Date.now()} onSelect={setSelected} onOpen={(i) => rememberPlace(i, search.hits().length)} partial={search.hasMore()} />
           <Show when={search.hasMore()}>
             <button type="button" class="load-more" disabled={search.loading() !== false} onClick={() => search.loadMore()}>
               {search.loading() === 'more' ? 'Loading…' : search.answer()?.mode === 'scan' ? 'Keep scanning' : 'Load more'}

@@ -58,5 +58,11 @@ describe('HitList', () => {
     // Sessions of one title are told apart by where they ran.
     expect(container.querySelector('.hit-group-dir')?.textContent).toBe('code/alpha')
     expect(container.querySelectorAll('.hit-session').length).toBe(0)
+    expect(container.querySelector('.hit-group-head .muted')?.textContent).toBe('2 matches')
+  })
+
+  it('says a group\'s count is of the results loaded so far while more can load', () => {
+    const { container } = render(() => <Router root={() => <HitList hits={hits} view="sessions" selected={0} now={0} onSelect={() => {}} partial />} />)
+    expect([...container.querySelectorAll('.hit-group-head .muted')].map((s) => s.textContent)).toEqual(['2 matches so far', '1 match so far'])
   })
 })

@@ -16,6 +16,8 @@ export interface HitListProps {
   selected: number
   now: number
   onSelect: (index: number) => void
+  /** More results can be loaded: a group's count is of those loaded so far. */
+  partial?: boolean
   /** A hit is being opened (clicked): the page remembers its place first. */
   onOpen?: (index: number) => void
 }
@@ -78,7 +80,7 @@ export function HitList(props: HitListProps) {
                 <Show when={group.directory}>
                   <span class="hit-group-dir" title={group.directory}>{shortDirectory(group.directory)}</span>
                 </Show>
-                <span class="muted">{group.hits.length === 1 ? '1 match' : `${group.hits.length} matches`}</span>
+                <span class="muted">{group.hits.length === 1 ? '1 match' : `${group.hits.length} matches`}{props.partial ? ' so far' : ''}</span>
               </header>
               <div role="list">
                 <For each={group.hits}>
