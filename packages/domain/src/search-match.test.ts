@@ -29,6 +29,19 @@ describe('compileLiteralMatcher', () => {
     expect(ranges('login', 'login login login', 2)).toEqual(['login', 'login'])
     expect(ranges('é', 'x e\u0301 y')).toEqual(['e\u0301'])
   })
+
+  it('marks a prefix to the end of the token it starts, as the index does, and matches as before', () => {
+    const ranges = (query: string, text: string) => compileLiteralMatcher(parseQuery(query)).ranges(text).map(([s, e]) => text.slice(s, e))
+    expect(ranges('paginat*', 'Add pagination; PAGINATED lists, paginat.')).toEqual(['pagination', 'PAGINATED', 'paginat'])
+    // Token characters are letters, digits and private use; `_`, `.`, `-` and spaces end a token.
+    expect(ranges('rea*', 'read_input readme.md re\uE123ad')).toEqual(['read', 'readme'])
+    expect(ranges('pr11*', 'merged PR1137-fix and pr11\uE123x')).toEqual(['PR1137', 'pr11\uE123x'])
+    expect(ranges('reflex*', 'Une RÉFLEXION, des re\u0301flexions\u0301 𝒳')).toEqual(['RÉFLEXION', 're\u0301flexions\u0301'])
+    expect(ranges('login-bu*', 'the login-bugfix branch')).toEqual(['login-bugfix'])
+    expect(ranges('auth* token', 'authToken2 token')).toEqual(['authToken2', 'token'])
+    expect(matches('pagin* -paginated', 'pagination')).toBe(true)
+    expect(matches('pagin* -paginat*', 'pagination')).toBe(false)
+  })
 })
 
 describe('excerptSegments', () => {

@@ -25,10 +25,22 @@ function termPattern(term: QueryTerm): string {
   return term.kind === 'prefix' ? `(?<![${TOKEN_CLASS}])${body}` : body
 }
 
+/**
+ * What to mark for one term: its match, a prefix's run on to the end of its token (`paginat*`
+ * marks `pagination`), as the index's snippets mark it, so a hit's transcript and the result
+ * list show the same words. Only marks use it: the optional run never decides a match.
+ */
+function markPattern(term: QueryTerm): string {
+  return term.kind === 'prefix' ? `${termPattern(term)}[${TOKEN_CLASS}]*` : termPattern(term)
+}
+
 export interface LiteralMatcher {
   /** True when folded `text` satisfies the query: every positive term present, no negated one. */
   test(folded: string): boolean
-  /** Ranges of positive-term matches in `text` (original, unfolded), in order; at most `limit`. */
+  /**
+   * Ranges of positive-term matches in `text` (original, unfolded), in order; at most `limit`.
+   * A prefix's range runs to the end of the token it starts.
+   */
   ranges(text: string, limit?: number): Array<[number, number]>
 }
 
@@ -37,7 +49,7 @@ export function compileLiteralMatcher(query: ParsedQuery): LiteralMatcher {
   const positive = query.terms.filter((t) => !t.negated).map((t) => new RegExp(termPattern(t), 'u'))
   const negative = query.terms.filter((t) => t.negated).map((t) => new RegExp(termPattern(t), 'u'))
   const any = positive.length
-    ? new RegExp(query.terms.filter((t) => !t.negated).map(termPattern).join('|'), 'gu')
+    ? new RegExp(query.terms.filter((t) => !t.negated).map(markPattern).join('|'), 'gu')
     : null
   return {
     test: (folded) => positive.length > 0 && positive.every((r) => r.test(folded)) && !negative.some((r) => r.test(folded)),

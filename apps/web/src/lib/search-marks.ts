@@ -42,5 +42,8 @@ export function clearMarks(name = HIT_MARKS) {
 export function revealCut(text: string, query: string, cut: number): number {
   if (text.length <= cut) return cut
   const first = compileLiteralMatcher(parseQuery(query)).ranges(text.slice(0, MAX_SEARCHED_CHARS), 1)[0]
-  return first && first[1] > cut ? first[1] + Math.floor(cut / 2) : cut
+  // A prefix's match runs to its token's end, and a token can be a whole base64 run: past
+  // `cut / 2` of it, the rest waits for "Show all" like any other long output.
+  const end = first && Math.min(first[1], first[0] + Math.floor(cut / 2))
+  return end && end > cut ? end + Math.floor(cut / 2) : cut
 }

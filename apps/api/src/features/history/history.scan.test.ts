@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, TEST_NOW, type TestDeps } from '../../../test/harness.js'
 import { addV1Message, addV1Session, textPart, toolPart } from '../../../test/search-fixtures.js'
+import type { SearchHit } from './history-scope.js'
 
 const T = TEST_NOW - 900_000
 type Caller = ReturnType<typeof createCaller>
@@ -9,6 +10,7 @@ const key = (h: { messageID: string | null; partID?: string; index?: number; kin
 
 async function scanAll(caller: Caller, query: string, between?: () => void) {
   const keys: string[] = []
+  const hits: SearchHit[] = []
   let cursor: string | undefined
   let pages = 0
   for (; pages < 10_000; pages++) {
@@ -16,11 +18,12 @@ async function scanAll(caller: Caller, query: string, between?: () => void) {
     expect(answer.mode).toBe('scan')
     expect(answer.hits.length).toBeLessThanOrEqual(32)
     keys.push(...answer.hits.map(key))
+    hits.push(...answer.hits)
     if (!answer.cursor) break
     cursor = answer.cursor
     between?.()
   }
-  return { keys, pages }
+  return { keys, pages, hits }
 }
 
 describe('history.search while the index is not ready (literal scan)', () => {
@@ -65,6 +68,19 @@ describe('history.search while the index is not ready (literal scan)', () => {
     expect(viaIndex.mode).toBe('index')
     expect(new Set(viaIndex.hits.map(key))).toEqual(new Set(scanned.keys))
     indexed.cleanup()
+  })
+
+  it('marks a prefix to the end of its token, the same text the index marks', async () => {
+    const marked = (hits: SearchHit[]) => [...new Set(hits.flatMap((h) => h.snippet.filter((s) => s.match).map((s) => s.text)))].sort()
+    // Every page: a page's 40 ms budget can end before it reaches these rows.
+    const scanned = await scanAll(caller, 'reflex* her*')
+    const indexed = await createTestDeps(deps.opencode.path)
+    indexed.searchIndex.runUntilIdle()
+    const viaIndex = await createCaller({ deps: indexed }).history.search({ query: 'reflex* her*', limit: 100 })
+    indexed.cleanup()
+    expect(viaIndex.mode).toBe('index')
+    expect(marked(scanned.hits)).toEqual(['RÉFLEXION', 'heron'])
+    expect(marked(viaIndex.hits)).toEqual(marked(scanned.hits))
   })
 
   it('never visits rows added after the first page (the cursor horizon)', async () => {
