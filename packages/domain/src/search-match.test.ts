@@ -53,6 +53,20 @@ describe('excerptSegments', () => {
     expect(segments.at(-1)!.text.endsWith('…')).toBe(true)
     expect(segments.map((s) => s.text).join('').length).toBeLessThanOrEqual(322)
   })
+
+  it('starts on the first match\'s line, so a three-line preview shows it', () => {
+    const matcher = compileLiteralMatcher(parseQuery('"run the tests"'))
+    const values = ['Fix readInput', 'in_progress', 'high', '1', 'Run the tests', 'pending']
+    expect(excerptSegments(values.join('\n'), matcher)).toEqual([
+      { text: '…', match: false },
+      { text: 'Run the tests', match: true },
+      { text: '\npending', match: false },
+    ])
+    const long = `${'x'.repeat(200)}\nsee: ${'y '.repeat(100)}run the tests`
+    expect(excerptSegments(long, matcher)[0]).toEqual({ text: `…${'y '.repeat(40)}`, match: false })
+    expect(excerptSegments('\nrun the tests', matcher)[0]).toEqual({ text: '…', match: false })
+    expect(excerptSegments('run the tests\nnext', matcher)[0]).toEqual({ text: 'run the tests', match: true })
+  })
 })
 
 describe('splitMarkedSnippet', () => {

@@ -114,14 +114,17 @@ function foldWithMap(text: string): FoldedText {
 }
 
 /**
- * A bounded excerpt around the first match: from `before` characters ahead of it, `length`
- * characters long, with the matches inside marked. No match gives the text's start.
+ * A bounded excerpt around the first match: from `before` characters ahead of it but not before
+ * its line, `length` characters long, with the matches inside marked. No match gives the text's start.
  */
 export function excerptSegments(text: string, matcher: LiteralMatcher, before = 80, length = 320): SnippetSegment[] {
   const window = text.length > 64 * 1024 ? text.slice(0, 64 * 1024) : text
   const ranges = matcher.ranges(window)
   const first = ranges[0]?.[0] ?? 0
-  let start = Math.max(0, first - before)
+  // A preview shows three lines: context from lines above the match (a tool input's earlier
+  // values, one per line) would push it out, so '…' stands for them, as fromMatchLine does.
+  const line = first > 0 ? window.lastIndexOf('\n', first - 1) + 1 : 0
+  let start = Math.max(line, first - before)
   if (start > 0 && /[\uDC00-\uDFFF]/.test(window[start]!)) start--
   const end = Math.min(window.length, start + length)
   const segments = markRanges(window, ranges, start, end)

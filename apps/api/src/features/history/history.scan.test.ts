@@ -102,6 +102,33 @@ describe('history.search while the index is not ready (literal scan)', () => {
     expect(kinds.hits.every((h) => h.kind === 'text' && h.sessionID === session)).toBe(true)
   })
 
+  it('starts a snippet on the line of its first match, so a three-line preview shows it', async () => {
+    const todos = [
+      { content: `Fix the parser in lib/input.js (readInput) so that ${'quoted, escaped and multi-byte '.repeat(4)}values survive`, status: 'in_progress', priority: 'high', id: '1' },
+      { content: 'Run the tests', status: 'pending', priority: 'medium', id: '2' },
+    ]
+    const edit = { filePath: '/srv/app/zoo.txt', oldString: Array.from({ length: 30 }, (_, i) => `animal ${i}`).join('\n') + '\nquokka', newString: '' }
+    addV1Message(db, { sessionID: session, role: 'assistant', time: T + 1000, parts: [
+      toolPart('todowrite', { todos }, JSON.stringify(todos, null, 2), '2 todos'),
+      toolPart('edit', edit, 'Edit applied.', 'zoo.txt'),
+    ] })
+    // The line (of the snippet's text) its first marked piece is on, or -1 when nothing is marked.
+    const firstMarkLine = (hit: SearchHit) => {
+      let line = 0
+      for (const s of hit.snippet) {
+        if (s.match) return line
+        line += s.text.split('\n').length - 1
+      }
+      return -1
+    }
+    for (const [query, tool] of [['"run the tests"', 'todowrite'], ['quokka', 'edit']] as const) {
+      const hits = (await scanAll(caller, query)).hits.filter((h) => h.tool === tool)
+      expect(hits, query).toHaveLength(1)
+      expect(firstMarkLine(hits[0]!), JSON.stringify(hits[0]!.snippet)).toBeGreaterThanOrEqual(0)
+      expect(firstMarkLine(hits[0]!), JSON.stringify(hits[0]!.snippet)).toBeLessThan(3)
+    }
+  })
+
   it('binds the scan cursor to its query', async () => {
     const first = await caller.history.search({ query: 'heron' })
     await expect(caller.history.search({ query: 'egret', cursor: first.cursor! })).rejects.toMatchObject({ code: 'CONFLICT' })
