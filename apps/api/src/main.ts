@@ -107,19 +107,20 @@ async function main() {
   say(`\nLoupe is running. Open:\n  ${local}`)
   for (const ip of lan) say(`  http://${ip}:${deps.config.port}/?token=${deps.config.token}   (LAN)`)
   if (config.open) openBrowser(local)
-  // `npm start` passes on a signal that a terminal's Ctrl-C also sent here, so one Ctrl-C can arrive
-  // twice: a repeat within two seconds is that copy; a later one stops at once.
+  // `npm start` passes on a signal that the terminal also sent here (Ctrl-C, closing the window), so
+  // one can arrive twice: a repeat within two seconds is that copy; a later one stops at once.
   let stoppingSince: number | null = null
-  const stop = () => {
+  const stop = (signal: NodeJS.Signals) => {
     if (stoppingSince !== null) {
-      if (performance.now() - stoppingSince > 2000) process.exit(130)
+      if (performance.now() - stoppingSince > 2000) process.exit(128 + (os.constants.signals[signal] ?? 0))
       return
     }
     stoppingSince = performance.now()
+    // After SIGHUP the terminal may be gone: nothing more is written to it.
+    if (signal === 'SIGINT') say('\nStopping Loupe… (Ctrl-C again after 2 s quits at once)')
     void app.close().finally(() => process.exit(0))
   }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop)
 }
 
 main().catch((error: unknown) => {

@@ -23,8 +23,8 @@ export const LIMITS = {
 export const KiB = 1024
 export const MiB = 1024 * 1024
 
-/** "16.05 MiB": two decimals, so a size just over a MiB limit never reads as equal to it. */
-export const mibText = (bytes: number): string => `${(bytes / MiB).toFixed(2)} MiB`
+/** "16.05 MiB": two decimals, rounded up, so a size just over a MiB limit never reads as equal to it. */
+export const mibText = (bytes: number): string => `${(Math.ceil((bytes / MiB) * 100) / 100).toFixed(2)} MiB`
 
 /** Why Loupe leaves a stored message of this size alone (the same words wherever it refuses one). */
 export const overEditLimit = (bytes: number): string =>

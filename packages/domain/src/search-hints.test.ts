@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { parseQuery } from './query.js'
-import { searchHint } from './search-hints.js'
+import { searchHint, type HintAnswer } from './search-hints.js'
 
-const hint = (input: string, found = 0) => searchHint(input, parseQuery(input), found)
+const hint = (input: string, answer: HintAnswer = { found: 0, mode: 'index' }) => searchHint(input, parseQuery(input), answer)
+const found = { found: 3, mode: 'index' } as const
 
 describe('searchHint', () => {
   it('says there is nothing to search for, or only exclusions', () => {
@@ -12,18 +13,24 @@ describe('searchHint', () => {
   })
 
   it('says OR is a word and a one-letter prefix a word, with results or without', () => {
-    expect(hint('keyset OR pagination', 3)).toBe('Every word must match: “OR” is searched as a word, not as an operator.')
-    expect(hint('k*', 2)).toBe('A prefix needs two characters or more: “k*” is searched as the word “k”.')
+    expect(hint('keyset OR pagination', found)).toBe('Every word must match: “OR” is searched as a word, not as an operator.')
+    expect(hint('k*', found)).toBe('A prefix needs two characters or more: “k*” is searched as the word “k”.')
     expect(hint('auth -x* k*')).toBe('A prefix needs two characters or more: “x*” is searched as the word “x”.')
   })
 
-  it('explains a short word only when nothing matched', () => {
+  it('explains a short word only when the index found nothing', () => {
     expect(hint('HS')).toBe('Words under three characters match whole words only: “HS” is not looked for inside longer names.')
-    expect(hint('HS', 4)).toBeNull()
+    expect(hint('HS', found)).toBeNull()
+    // The literal scan finds words inside longer ones, so there it would be wrong.
+    expect(hint('HS', { found: 0, mode: 'scan' })).toBeNull()
     expect(hint('-HS keyset')).toBeNull()
   })
 
-  it('stays quiet for a query read as written', () => {
-    for (const q of ['keyset', 'or else', 'auth*', '"exact phrase"', 'keyset -draft', 'ke*']) expect(hint(q, 1)).toBeNull()
+  it('stays quiet for an empty query, and for one read as written', () => {
+    expect(hint('')).toBeNull()
+    expect(hint('   ')).toBeNull()
+    for (const q of ['keyset', 'or else', 'auth*', '"exact phrase"', 'keyset -draft', 'ke*', '"id INTEGER NOT NULL"', '"keyset OR pagination" auth', '-OR keyset', 'auth /* TODO', 'auth -*']) {
+      expect([q, hint(q, found)]).toEqual([q, null])
+    }
   })
 })

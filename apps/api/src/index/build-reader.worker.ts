@@ -34,8 +34,20 @@ let cursor: BuildCursor | null = null
 let credits = data.credits
 let version: number | undefined
 
+// One batch per turn of the event loop: credits the writer sent meanwhile are counted before the
+// next batch decides whether to find code tokens.
+let scheduled = false
+function schedule() {
+  if (scheduled) return
+  scheduled = true
+  setImmediate(() => {
+    scheduled = false
+    pump()
+  })
+}
+
 function pump() {
-  while (cursor && credits > 0 && cursor.phase !== 'done') {
+  if (cursor && credits > 0 && cursor.phase !== 'done') {
     const from = cursor
     // The version as it was before this snapshot: one that arrives later must not vouch for it.
     const seen = version
@@ -48,6 +60,7 @@ function pump() {
     port.postMessage({ type: 'batch', batch: { ...batch, version: seen } } satisfies ReaderMessage)
     cursor = batch.to
     credits--
+    schedule()
   }
 }
 
@@ -55,5 +68,5 @@ port.on('message', (message: PipelineMessage) => {
   version = message.version
   if (message.type === 'start') cursor = message.from
   else credits++
-  setImmediate(pump)
+  schedule()
 })

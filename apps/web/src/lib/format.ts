@@ -67,7 +67,7 @@ export function formatDuration(ms: number): string {
 export { utf8Length } from '@loupe/domain'
 
 /** `1 message`, `3 messages`. */
+export const plural = (n: number, word: string, many = `${word}s`) => `${n.toLocaleString()} ${n === 1 ? word : many}`
+
 /** A working directory as its last two segments (`code/harbor-api`): enough to tell projects apart. */
 export const shortDirectory = (path: string) => path.split(/[\\/]/).filter(Boolean).slice(-2).join('/')
-
-export const plural = (n: number, word: string, many = `${word}s`) => `${n.toLocaleString()} ${n === 1 ? word : many}`

@@ -24,7 +24,7 @@ import { useTitle } from '../lib/title'
 /** Queries travel in the URL of a GET: beyond this the server's header limit would refuse them (it searches 16 terms anyway). */
 const SENT_QUERY_CHARS = 2000
 
-type SearchParams = { q?: string; kinds?: string; tool?: string; project?: string; session?: string; storage?: string; when?: string; view?: string; sel?: string; n?: string }
+type SearchParams = { q?: string; kinds?: string; tool?: string; project?: string; session?: string; storage?: string; when?: string; view?: string }
 
 /** `/search?q=&kinds=&tool=&project=&session=&storage=&when=&view=`: every choice lives in the URL. */
 export function SearchRoute() {
@@ -61,7 +61,10 @@ export function SearchRoute() {
   // Titles and user messages are never cleaned: with only those kinds chosen there is nothing to offer.
   const cleanableKinds = () => kinds().length === 0 || kinds().some((k) => k === 'text' || k === 'reasoning' || k === 'tool')
   const canClean = () => !!input() && search.answer()?.mode === 'index' && search.hits().length > 0 && cleanableKinds()
-  const hint = () => (search.loading() === 'initial' || search.error() !== undefined ? null : searchHint((params.q ?? '').trim(), parsed(), search.hits().length))
+  const hint = () => {
+    if (search.loading() === 'initial' || search.error() !== undefined) return null
+    return searchHint((params.q ?? '').trim(), parsed(), { found: search.hits().length, mode: search.answer()?.mode ?? 'index' })
+  }
   // The scoped session's title comes with its hits; without any, the chip cannot name it.
   const scopeLabel = () => {
     const title = search.hits().find((h) => h.sessionID === params.session)?.sessionTitle
@@ -103,18 +106,19 @@ export function SearchRoute() {
     navigate(hitHref(hit, params.q))
   }
   restorePlace({
-    place: { sel: params.sel, n: params.n },
+    key: () => JSON.stringify(input()),
     count: () => search.hits().length,
     answered: () => search.answer() !== undefined,
     loading: search.loading,
+    failed: () => search.error() !== undefined,
     hasMore: search.hasMore,
     loadMore: search.loadMore,
     select: setSelected,
-    done: () => setParams({ sel: undefined, n: undefined }, { replace: true }),
   })
   const enter = createSubmit({
     typed,
     searched: () => params.q ?? '',
+    selects: (text) => hasPositiveTerm(parseQuery(text)),
     search: (text) => {
       clearTimeout(timer)
       setParams({ q: text }, { replace: true })
@@ -127,13 +131,17 @@ export function SearchRoute() {
     const inBox = event.target === box
     if (event.key === 'ArrowDown' || (!inBox && event.key === 'j')) move(1)
     else if (event.key === 'ArrowUp' || (!inBox && event.key === 'k')) move(-1)
-    else if (event.key === 'Enter') enter.submit()
+    // Enter belongs to the box and the results; a focused button or filter keeps its own.
+    else if (event.key === 'Enter' && !event.isComposing && (inBox || event.target === document.body || !!(event.target as Element).closest?.('.hit'))) enter.submit()
     else if (!inBox && event.key === '/') box?.focus()
     else return
     event.preventDefault()
   }, { inFields: true })
 
-  const set = (patch: Partial<SearchParams>) => setParams(patch, { replace: true })
+  const set = (patch: Partial<SearchParams>) => {
+    enter.cancel()
+    setParams(patch, { replace: true })
+  }
   return (
     <div class="page search-page">
       <div class="page-head">

@@ -53,7 +53,7 @@ export function search(deps: AppDeps, input: SearchInput): SearchAnswer {
   }
   const scope = resolveScope(deps, input, query)
   if (!hasPositiveTerm(query)) {
-    return { ...base, notice: searchHint(input.query, query, 0) }
+    return { ...base, notice: searchHint(input.query, query, { found: 0, mode: 'index' }) }
   }
   const limit = input.limit ?? 20
   let cursor: HistoryCursor | undefined

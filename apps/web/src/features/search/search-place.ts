@@ -1,55 +1,67 @@
-import { createEffect, type Accessor } from 'solid-js'
+import { createEffect, untrack, type Accessor } from 'solid-js'
 import type { ListLoading } from '../../lib/cursor-list'
 
-/** At most this many results are loaded again to restore a place: a shared URL cannot ask for more. */
+/** At most this many results are loaded again to restore a place. */
 const PLACE_MAX = 300
+const STATE_KEY = 'loupeSearchPlace'
 
-/** The place in the URL: the opened result's index and how many results were loaded. */
-export interface SearchPlace {
-  sel?: string
-  n?: string
+/** Where a person was in a result list: the opened result, and how many results were loaded. */
+interface Place {
+  /** The search page's query string when the hit opened: the place is for that search only. */
+  search: string
+  index: number
+  loaded: number
+}
+
+const isPlace = (value: unknown): value is Place => {
+  const p = value as Place | null
+  return !!p && typeof p.search === 'string' && Number.isInteger(p.index) && p.index >= 0 && Number.isInteger(p.loaded)
 }
 
 /**
- * Write the place into the search page's own history entry before a hit opens (replaceState: the
- * router keeps its location, which is about to change anyway), so that Back returns to it.
+ * Keep the place in the search page's own history entry before a hit opens: invisible in the URL
+ * (a copied or ctrl-clicked link stays the plain search) and still there after Back, Forward, Back.
  */
 export function rememberPlace(index: number, loaded: number): void {
-  const url = new URL(window.location.href)
-  url.searchParams.set('sel', String(index))
-  url.searchParams.set('n', String(loaded))
-  window.history.replaceState(window.history.state, '', url)
+  const place: Place = { search: window.location.search, index, loaded }
+  window.history.replaceState({ ...window.history.state, [STATE_KEY]: place }, '')
 }
 
 export interface PlaceRestore {
-  place: SearchPlace
+  /** The list's identity (query and filters): a change means the person moved on. */
+  key: Accessor<string>
   count: Accessor<number>
   answered: Accessor<boolean>
   loading: Accessor<ListLoading>
+  failed: Accessor<boolean>
   hasMore: Accessor<boolean>
   loadMore: () => void
   select: (index: number) => void
-  /** The place is restored (or cannot be): take it out of the URL. */
-  done: () => void
 }
 
 /**
- * Back from an opened result: load as many results as there were, select the one that was opened
- * and scroll it into view.
+ * Back to a search page whose entry holds a place: load as many results as there were, select the
+ * one that was opened and scroll it into view. It gives up on an error or once the query or the
+ * filters change, so it never pages through another search.
  */
 export function restorePlace(options: PlaceRestore): void {
-  const index = Number(options.place.sel)
-  if (options.place.sel === undefined && options.place.n === undefined) return
-  const want = Math.min(PLACE_MAX, Math.max(Number(options.place.n) || 0, index + 1 || 0))
+  const place: unknown = window.history.state?.[STATE_KEY]
+  if (!isPlace(place) || place.search !== window.location.search) return
+  const want = Math.min(PLACE_MAX, Math.max(place.loaded, place.index + 1))
+  const key = untrack(options.key)
   let active = true
   createEffect(() => {
-    if (!active || !options.answered() || options.loading() !== false) return
+    if (!active) return
+    if (options.key() !== key || options.failed()) {
+      active = false
+      return
+    }
+    if (!options.answered() || options.loading() !== false) return
     if (options.count() < want && options.hasMore()) return options.loadMore()
     active = false
-    if (Number.isInteger(index) && index >= 0 && index < options.count()) {
-      options.select(index)
-      requestAnimationFrame(() => document.querySelector(`.hit[data-index="${index}"]`)?.scrollIntoView({ block: 'center' }))
+    if (place.index < options.count()) {
+      options.select(place.index)
+      setTimeout(() => document.querySelector(`.hit[data-index="${place.index}"]`)?.scrollIntoView({ block: 'center' }), 0)
     }
-    options.done()
   })
 }
