@@ -1,15 +1,13 @@
 import { hasPositiveTerm, parseQuery, searchHint } from '@loupe/domain'
 import { useNavigate, useSearchParams } from '@solidjs/router'
-import { createEffect, createMemo, createSignal, Match, on, onCleanup, onMount, Show, Switch } from 'solid-js'
-import { EmptyState } from '../components/empty-state'
-import { ErrorPanel } from '../components/error-panel'
-import { ListSkeleton } from '../components/skeleton'
+import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show } from 'solid-js'
 import { createCleanup } from '../features/search/cleanup.data'
 import { CleanupDialog } from '../features/search/cleanup-dialog'
-import { HitList } from '../features/search/hit-list'
 import { groupedOrder, hitHref } from '../features/search/hit-model'
 import { IndexStatusBar } from '../features/search/index-status'
 import { KINDS, PERIODS, SearchFilters, isPeriod } from '../features/search/search-filters'
+import { SearchBox } from '../features/search/search-box'
+import { SearchResults } from '../features/search/search-results'
 import { SearchSummary } from '../features/search/search-summary'
 import { rememberPlace, restorePlace } from '../features/search/search-place'
 import { createSubmit } from '../features/search/submit-query'
@@ -165,28 +163,7 @@ export function SearchRoute() {
         </Show>
       </div>
       <CleanupDialog cleanup={cleanup} query={(params.q ?? '').trim()} capped={!!search.answer()?.truncated} />
-      <label class="search-field search-main">
-        <span class="visually-hidden">Search all history</span>
-        <svg viewBox="0 0 16 16" aria-hidden="true" class="search-icon">
-          <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" stroke-width="1.5" />
-          <path d="M10.5 10.5l3 3" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" />
-        </svg>
-        <input
-          ref={box}
-          type="search"
-          placeholder='Search all history: words, "exact phrase", -exclude, prefix*'
-          value={typed()}
-          autocomplete="off"
-          spellcheck={false}
-          onInput={(e) => onType(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key !== 'Escape') return
-            e.preventDefault()
-            if (e.currentTarget.value) onType('')
-            else e.currentTarget.blur()
-          }}
-        />
-      </label>
+      <SearchBox value={typed()} ref={(el) => (box = el)} onType={onType} />
       <SearchFilters
         kinds={kinds()}
         tool={params.tool}
@@ -210,36 +187,16 @@ export function SearchRoute() {
       <Show when={hint()}>
         <p class="muted search-notice" role="status">{hint()}</p>
       </Show>
-      <Switch>
-        <Match when={!input()}>
-          <EmptyState title="Search everything OpenCode kept" icon="⌕">
-            <p>Text, reasoning, tool calls and their output, across every session, including what came before a compaction.</p>
-            <p class="syntax-help">
-              <code>login bug</code> all words · <code>"exact phrase"</code> · <code>-draft</code> exclude · <code>auth*</code> prefix · <code>1137</code> finds <code>PR1137</code>
-            </p>
-          </EmptyState>
-        </Match>
-        <Match when={search.error() !== undefined && search.hits().length === 0}>
-          <ErrorPanel error={search.error()} onRetry={search.retry} />
-        </Match>
-        <Match when={search.loading() === 'initial' && search.hits().length === 0}>
-          <ListSkeleton rows={6} />
-        </Match>
-        <Match when={search.hits().length === 0 && search.loading() === false}>
-          <EmptyState title="No matches" icon="∅">
-            <p>Nothing in this history matches “{(params.q ?? '').trim()}”{filtered() ? ' with these filters' : ''}.</p>
-            <p class="muted">{filtered() ? 'Try fewer words, a prefix (auth*), or reset the filters.' : 'Try fewer words, or a prefix (auth*).'}</p>
-          </EmptyState>
-        </Match>
-        <Match when={true}>
-          <HitList hits={search.hits()} query={params.q} view={view()} selected={selected()} now={Date.now()} onSelect={setSelected} onOpen={(i) => rememberPlace(i, search.hits().length)} partial={search.hasMore()} />
-          <Show when={search.hasMore()}>
-            <button type="button" class="load-more" disabled={search.loading() !== false} onClick={() => search.loadMore()}>
-              {search.loading() === 'more' ? 'Loading…' : search.answer()?.mode === 'scan' ? 'Keep scanning' : 'Load more'}
-            </button>
-          </Show>
-        </Match>
-      </Switch>
+      <SearchResults
+        search={search}
+        query={(params.q ?? '').trim()}
+        searching={!!input()}
+        filtered={filtered()}
+        view={view()}
+        selected={selected()}
+        onSelect={setSelected}
+        onOpen={(i) => rememberPlace(i, search.hits().length)}
+      />
     </div>
   )
 }

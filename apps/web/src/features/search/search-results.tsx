@@ -1,0 +1,60 @@
+import { Match, Show, Switch } from 'solid-js'
+import { EmptyState } from '../../components/empty-state'
+import { ErrorPanel } from '../../components/error-panel'
+import { ListSkeleton } from '../../components/skeleton'
+import { HitList } from './hit-list'
+import type { SearchState } from './search.data'
+
+export interface SearchResultsProps {
+  search: SearchState
+  /** The query as searched; empty when there is nothing to search for. */
+  query: string
+  searching: boolean
+  filtered: boolean
+  view: 'sessions' | 'flat'
+  selected: number
+  onSelect: (index: number) => void
+  onOpen: (index: number) => void
+}
+
+const SyntaxHelp = () => (
+  <p class="syntax-help">
+    <code>login bug</code> all words · <code>"exact phrase"</code> · <code>-draft</code> exclude · <code>auth*</code> prefix · <code>1137</code> finds <code>PR1137</code>
+  </p>
+)
+
+/** What stands below the filters: the start, an error, loading, no matches, or the hits and "Load more". */
+export function SearchResults(props: SearchResultsProps) {
+  const s = () => props.search
+  return (
+    <Switch>
+      <Match when={!props.searching}>
+        <EmptyState title="Search everything OpenCode kept" icon="⌕">
+          <p>Text, reasoning, tool calls and their output, across every session, including what came before a compaction.</p>
+          <SyntaxHelp />
+        </EmptyState>
+      </Match>
+      <Match when={s().error() !== undefined && s().hits().length === 0}>
+        <ErrorPanel error={s().error()} onRetry={s().retry} />
+      </Match>
+      <Match when={s().loading() === 'initial' && s().hits().length === 0}>
+        <ListSkeleton rows={6} />
+      </Match>
+      <Match when={s().hits().length === 0 && s().loading() === false}>
+        <EmptyState title="No matches" icon="∅">
+          <p>Nothing in this history matches “{props.query}”{props.filtered ? ' with these filters' : ''}.</p>
+          <p class="muted">{props.filtered ? 'Try fewer words, a prefix (auth*), or reset the filters.' : 'Try fewer words, or a prefix (auth*).'}</p>
+        </EmptyState>
+      </Match>
+      <Match when={true}>
+        <HitList hits={s().hits()} query={props.query} view={props.view} selected={props.selected} now={Date.now()}
+          onSelect={props.onSelect} onOpen={props.onOpen} partial={s().hasMore()} />
+        <Show when={s().hasMore()}>
+          <button type="button" class="load-more" disabled={s().loading() !== false} onClick={() => s().loadMore()}>
+            {s().loading() === 'more' ? 'Loading…' : s().answer()?.mode === 'scan' ? 'Keep scanning' : 'Load more'}
+          </button>
+        </Show>
+      </Match>
+    </Switch>
+  )
+}
