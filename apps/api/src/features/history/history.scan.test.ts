@@ -129,6 +129,13 @@ describe('history.search while the index is not ready (literal scan)', () => {
     }
   })
 
+  it('shows text for a hit found by its tool\'s name alone', async () => {
+    addV1Message(db, { sessionID: session, role: 'assistant', time: T + 2000, parts: [toolPart('wombatfetch', { url: 'https://example.test' }, 'fetched 12 bytes')] })
+    const hits = (await scanAll(caller, 'wombatfetch')).hits
+    expect(hits).toHaveLength(1)
+    expect(hits[0]!.snippet.map((s) => s.text).join('')).toContain('https://example.test')
+  })
+
   it('binds the scan cursor to its query', async () => {
     const first = await caller.history.search({ query: 'heron' })
     await expect(caller.history.search({ query: 'egret', cursor: first.cursor! })).rejects.toMatchObject({ code: 'CONFLICT' })

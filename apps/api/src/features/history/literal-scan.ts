@@ -31,7 +31,10 @@ export function startScan(scope: ResolvedScope): ScanPosition {
 }
 
 function toHit(doc: DocInput, matcher: LiteralMatcher): SearchHit {
-  const field = FIELDS.find((f) => doc.fields[f] && matcher.ranges(doc.fields[f].slice(0, 64 * 1024)).length > 0) ?? 'body'
+  // The field with a match; else (the match is in the tool's name, or a phrase spans two fields)
+  // the first field with any text, so the snippet is never empty.
+  const field = FIELDS.find((f) => doc.fields[f] && matcher.ranges(doc.fields[f].slice(0, 64 * 1024)).length > 0) ??
+    FIELDS.find((f) => doc.fields[f]) ?? 'body'
   const hit: SearchHit = {
     sessionID: doc.sessionID, storage: doc.gen, sessionTitle: '', sessionDirectory: doc.directory, messageID: doc.messageID || null,
     kind: doc.fields.kind, snippet: excerptSegments(doc.fields[field], matcher), score: 0, time: doc.time,
