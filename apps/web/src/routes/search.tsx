@@ -6,7 +6,7 @@ import { CleanupDialog } from '../features/search/cleanup-dialog'
 import { groupedOrder, hitHref } from '../features/search/hit-model'
 import { IndexStatusBar } from '../features/search/index-status'
 import { KINDS, PERIODS, SearchFilters, isPeriod } from '../features/search/search-filters'
-import { SearchBox } from '../features/search/search-box'
+import { SearchField } from '../components/search-field'
 import { SearchResults } from '../features/search/search-results'
 import { SearchSummary } from '../features/search/search-summary'
 import { rememberPlace, restorePlace } from '../features/search/search-place'
@@ -163,7 +163,14 @@ export function SearchRoute() {
         </Show>
       </div>
       <CleanupDialog cleanup={cleanup} query={(params.q ?? '').trim()} capped={!!search.answer()?.truncated} />
-      <SearchBox value={typed()} ref={(el) => (box = el)} onType={onType} />
+      <SearchField
+        class="search-main"
+        label="Search all history"
+        placeholder='Search all history: words, "exact phrase", -exclude, prefix*'
+        value={typed()}
+        ref={(el) => (box = el)}
+        onType={onType}
+      />
       <SearchFilters
         kinds={kinds()}
         tool={params.tool}

@@ -1,4 +1,5 @@
 import { For, Show } from 'solid-js'
+import { SearchField } from '../../components/search-field'
 import type { Project } from './sessions.data'
 
 export interface SessionFiltersProps {
@@ -18,34 +19,13 @@ export interface SessionFiltersProps {
 export function SessionFilters(props: SessionFiltersProps) {
   return (
     <div class="filters" role="search">
-      <label class="search-field">
-        <span class="visually-hidden">Filter sessions by title</span>
-        <svg viewBox="0 0 16 16" aria-hidden="true" class="search-icon">
-          <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" stroke-width="1.5" />
-          <path d="M10.5 10.5l3 3" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" />
-        </svg>
-        <input
-          ref={(el) => props.ref?.(el)}
-          type="search"
-          placeholder="Filter by title…"
-          value={props.search}
-          autocomplete="off"
-          spellcheck={false}
-          onInput={(event) => props.onSearch(event.currentTarget.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') {
-              event.preventDefault()
-              if (event.currentTarget.value) props.onSearch('')
-              else event.currentTarget.blur()
-            }
-          }}
-        />
+      <SearchField label="Filter sessions by title" placeholder="Filter by title…" value={props.search} onType={props.onSearch} ref={props.ref}>
         <Show when={props.search} fallback={<kbd class="search-kbd">f</kbd>}>
           <button type="button" class="icon-button search-clear" aria-label="Clear the filter" onClick={() => props.onSearch('')}>
             ×
           </button>
         </Show>
-      </label>
+      </SearchField>
       <label class="select-field">
         <span class="visually-hidden">Project</span>
         <select onChange={(event) => props.onProject(event.currentTarget.value || undefined)}>

@@ -1,22 +1,30 @@
-export interface SearchBoxProps {
+import type { JSX } from 'solid-js'
+
+export interface SearchFieldProps {
+  /** Read by screen readers: what the box searches. */
+  label: string
+  placeholder: string
   value: string
-  ref: (element: HTMLInputElement) => void
   onType: (text: string) => void
+  ref?: (element: HTMLInputElement) => void
+  class?: string
+  /** After the box, inside the field: a key hint or a clear button. */
+  children?: JSX.Element
 }
 
-/** The query box: Esc clears it, and once empty leaves it. */
-export function SearchBox(props: SearchBoxProps) {
+/** A search box with its icon: Esc clears it, and once empty leaves it. */
+export function SearchField(props: SearchFieldProps) {
   return (
-    <label class="search-field search-main">
-      <span class="visually-hidden">Search all history</span>
+    <label class={`search-field ${props.class ?? ''}`}>
+      <span class="visually-hidden">{props.label}</span>
       <svg viewBox="0 0 16 16" aria-hidden="true" class="search-icon">
         <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" stroke-width="1.5" />
         <path d="M10.5 10.5l3 3" stroke="currentColor" stroke-width="1.5" stroke-linecap="round" />
       </svg>
       <input
-        ref={props.ref}
+        ref={(el) => props.ref?.(el)}
         type="search"
-        placeholder='Search all history: words, "exact phrase", -exclude, prefix*'
+        placeholder={props.placeholder}
         value={props.value}
         autocomplete="off"
         spellcheck={false}
@@ -28,6 +36,7 @@ export function SearchBox(props: SearchBoxProps) {
           else e.currentTarget.blur()
         }}
       />
+      {props.children}
     </label>
   )
 }
