@@ -104,6 +104,21 @@ test.describe('search', () => {
     await expect(page).toHaveURL(/q=architecture/)
   })
 
+  test('arrow keys keep the selection while rows scroll under a resting pointer', async ({ page }) => {
+    await page.goto('/search?q=the&view=flat')
+    const hits = page.locator('.hit')
+    await expect(hits.nth(20)).toBeAttached()
+    await hits.nth(3).hover()
+    await page.getByPlaceholder(/Search all history/).focus()
+    const seen: string[] = []
+    for (let i = 0; i < 24; i++) {
+      await page.keyboard.press('ArrowDown')
+      await page.waitForTimeout(60)
+      seen.push((await page.locator('.hit.selected').getAttribute('data-index'))!)
+    }
+    expect(seen).toEqual(Array.from({ length: 24 }, (_, i) => String(i + 1)))
+  })
+
   test('comes back from an opened result to the same results, with that result selected', async ({ page }) => {
     await page.goto('/search?q=the&view=flat')
     const hits = page.locator('.hit')
@@ -116,8 +131,7 @@ test.describe('search', () => {
     const index = await target.getAttribute('data-index')
     await target.click()
     await expect(page).toHaveURL(/\/sessions\//)
-    // Out of the way: a pointer resting on a row selects that row.
-    await page.mouse.move(0, 0)
+    // The pointer stays where it clicked: rows moving under it must not take the selection.
     await page.goBack()
     await expect(page.locator('.hit.selected')).toHaveAttribute('data-index', index!)
     expect(await hits.count()).toBe(loaded)
@@ -131,9 +145,14 @@ test.describe('search', () => {
     await page.locator('.hit').first().click()
     await expect(page.locator('.session-name')).toHaveText('Screenshot vs architecture diagram')
     await page.keyboard.press('f')
-    await expect(page).toHaveURL(/\/search\?session=ses_[^&]+&storage=v1$/)
-    await page.getByPlaceholder(/Search all history/).fill('png')
+    // The search starts from the words that found the session, inside it, and names it at once.
+    await expect(page).toHaveURL(/\/search\?q=architecture\+screenshot&session=ses_[^&]+&storage=v1$/)
     await expect(page.locator('.scope-chip')).toHaveText(/In “Screenshot vs architecture diagram”/)
+    await page.getByPlaceholder(/Search this session/).fill('zzzqqq')
+    await expect(page.getByText('No matches')).toBeVisible()
+    await expect(page.locator('.scope-chip')).toHaveText(/In “Screenshot vs architecture diagram”/)
+    await page.getByPlaceholder(/Search this session/).fill('png')
+    await expect(page.locator('.hit').first()).toBeVisible()
     const titles = await page.locator('.hit-group-title').allInnerTexts()
     expect(new Set(titles)).toEqual(new Set(['Screenshot vs architecture diagram']))
     await page.getByRole('button', { name: 'Search everywhere' }).click()

@@ -18,6 +18,12 @@ describe('searchHint', () => {
     expect(hint('auth -x* k*')).toBe('A prefix needs two characters or more: “x*” is searched as the word “x”.')
   })
 
+  it('takes a lower-case or for an operator only when nothing matched', () => {
+    expect(hint('keyset or pagination')).toBe('Every word must match: “or” is searched as a word, not as an operator.')
+    expect(hint('keyset or pagination', found)).toBeNull()
+    expect(hint('or')).toBe('Words under three characters match whole words only: “or” is not looked for inside longer names.')
+  })
+
   it('explains a short word only when the index found nothing', () => {
     expect(hint('HS')).toBe('Words under three characters match whole words only: “HS” is not looked for inside longer names.')
     expect(hint('HS', found)).toBeNull()

@@ -2,6 +2,8 @@ import { hasPositiveTerm, type ParsedQuery } from './query.js'
 
 const QUOTED = /"[^"]*(?:"|$)/g
 const OPERATOR = /(?:^|\s)(OR|AND|NOT)(?=\s|$)/
+// In lower case these are also plain words: only an answer with nothing in it suggests an operator.
+const OPERATOR_WORD = /(?:^|\s)(or|and|not)(?=\s|$)/i
 // A star after a single letter or digit: too short to be a prefix, so it is searched as a word.
 const SHORT_PREFIX = /(?:^|\s)-?([\p{L}\p{N}\p{Co}])\*+(?=\s|$)/u
 
@@ -28,7 +30,10 @@ export function searchHint(input: string, query: ParsedQuery, answer: HintAnswer
   if (operator) return `Every word must match: “${operator}” is searched as a word, not as an operator.`
   const prefix = SHORT_PREFIX.exec(unquoted)?.[1]
   if (prefix) return `A prefix needs two characters or more: “${prefix}*” is searched as the word “${prefix}”.`
-  const short = answer.found === 0 && answer.mode === 'index'
+  const nothing = answer.found === 0 && answer.mode === 'index'
+  const word = nothing && query.terms.length > 1 ? OPERATOR_WORD.exec(unquoted)?.[1] : undefined
+  if (word) return `Every word must match: “${word}” is searched as a word, not as an operator.`
+  const short = nothing
     ? query.terms.find((t) => !t.negated && t.kind === 'word' && [...t.text].length < 3)
     : undefined
   if (short) return `Words under three characters match whole words only: “${short.text}” is not looked for inside longer names.`

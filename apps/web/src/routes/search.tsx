@@ -12,7 +12,7 @@ import { SearchSummary } from '../features/search/search-summary'
 import { rememberPlace, restorePlace } from '../features/search/search-place'
 import { createSubmit } from '../features/search/submit-query'
 import { createIndexStatus, createSearch, type SearchInput, type SearchKind } from '../features/search/search.data'
-import { createProjects } from '../features/sessions/sessions.data'
+import { createProjects, createSessionDetail } from '../features/sessions/sessions.data'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
 import { useKeys } from '../lib/keys'
@@ -32,6 +32,8 @@ export function SearchRoute() {
   const [typed, setTyped] = createSignal(params.q ?? '')
   const [selected, setSelected] = createSignal(0)
   const projects = createProjects(api)
+  // The scoped session, for its title: the chip names it before any hit does.
+  const scoped = createSessionDetail(api, () => (isValidId(params.session) ? { sessionID: params.session, ...(isStorage(params.storage) ? { storage: params.storage } : {}) } : null))
   let box: HTMLInputElement | undefined
 
   const kinds = createMemo(() => (params.kinds ?? '').split(',').filter((k): k is SearchKind => (KINDS as string[]).includes(k)))
@@ -63,9 +65,8 @@ export function SearchRoute() {
     if (search.loading() === 'initial' || search.error() !== undefined) return null
     return searchHint((params.q ?? '').trim(), parsed(), { found: search.hits().length, mode: search.answer()?.mode ?? 'index' })
   }
-  // The scoped session's title comes with its hits; without any, the chip cannot name it.
   const scopeLabel = () => {
-    const title = search.hits().find((h) => h.sessionID === params.session)?.sessionTitle
+    const title = scoped.data()?.session.title || search.hits().find((h) => h.sessionID === params.session)?.sessionTitle
     return title ? `In “${title}”` : 'In one session only'
   }
   const filtered = () => kinds().length > 0 || !!params.tool || !!params.project || !!params.when
@@ -166,7 +167,7 @@ export function SearchRoute() {
       <SearchField
         class="search-main"
         label="Search all history"
-        placeholder='Search all history: words, "exact phrase", -exclude, prefix*'
+        placeholder={isValidId(params.session) ? 'Search this session: words, "exact phrase", -exclude, prefix*' : 'Search all history: words, "exact phrase", -exclude, prefix*'}
         value={typed()}
         ref={(el) => (box = el)}
         onType={onType}
@@ -187,7 +188,11 @@ export function SearchRoute() {
       <Show when={isValidId(params.session)}>
         <div class="scope-chip">
           <span>{scopeLabel()}</span>
-          <button type="button" class="icon-button" aria-label="Search everywhere" onClick={() => set({ session: undefined, storage: undefined })}>×</button>
+          <button type="button" class="icon-button" aria-label="Search everywhere" onClick={() => {
+            set({ session: undefined, storage: undefined })
+            // The chip goes away with its button: the box takes the focus, not the page (where Enter opens a result).
+            box?.focus()
+          }}>×</button>
         </div>
       </Show>
       <IndexStatusBar status={status()} />

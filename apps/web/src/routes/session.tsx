@@ -68,7 +68,9 @@ export function SessionRoute() {
   const session = () => detail.data()?.session
   const searchHere = () => {
     const s = session()
-    return s ? `/search?${new URLSearchParams({ session: s.id, storage: s.storage })}` : '/search'
+    // What brought the person here (a search's words) is where a search in the session starts.
+    const words = text(search.hl)
+    return s ? `/search?${new URLSearchParams({ ...(words ? { q: words } : {}), session: s.id, storage: s.storage })}` : '/search'
   }
   useKeys((event) => {
     const target = TABS.find((t) => t.key === event.key)

@@ -24,6 +24,13 @@ export interface HitListProps {
 
 type RowProps = { hit: SearchHit; query?: string; index: number; selected: boolean; showSession: boolean; now: number; onSelect: (i: number) => void; onOpen?: (i: number) => void }
 
+/**
+ * The pointer selects a row only when it really moves: rows scrolling under a resting pointer (arrow
+ * keys, Back restoring a place, more results loading) get mouse events too, with no movement, and
+ * would take the keyboard's selection away.
+ */
+const pointerMoved = (event: MouseEvent) => event.movementX !== 0 || event.movementY !== 0
+
 function HitRow(props: RowProps) {
   const untitled = () => props.hit.sessionTitle || 'Untitled session'
   return (
@@ -33,7 +40,9 @@ function HitRow(props: RowProps) {
       classList={{ selected: props.selected }}
       data-index={props.index}
       aria-current={props.selected ? 'true' : undefined}
-      onMouseEnter={() => props.onSelect(props.index)}
+      onMouseMove={(event) => {
+        if (!props.selected && pointerMoved(event)) props.onSelect(props.index)
+      }}
       onFocus={() => props.onSelect(props.index)}
       // On the element itself, not delegated: it must run before the router's document listener navigates.
       on:click={() => props.onOpen?.(props.index)}
@@ -43,7 +52,7 @@ function HitRow(props: RowProps) {
         <Show when={props.hit.tool}>{(tool) => <span class="hit-tool">{tool()}</span>}</Show>
       </span>
       <span class="hit-body">
-        <Show when={props.showSession}>
+        <Show when={props.showSession && props.hit.kind !== 'title'}>
           <span class="hit-session">{untitled()}</span>
         </Show>
         <Snippet segments={props.hit.snippet} class="hit-snippet" />

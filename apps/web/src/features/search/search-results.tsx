@@ -50,7 +50,8 @@ export function SearchResults(props: SearchResultsProps) {
         <HitList hits={s().hits()} query={props.query} view={props.view} selected={props.selected} now={Date.now()}
           onSelect={props.onSelect} onOpen={props.onOpen} partial={s().hasMore()} />
         <Show when={s().hasMore()}>
-          <button type="button" class="load-more" disabled={s().loading() !== false} onClick={() => s().loadMore()}>
+          {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page. */}
+          <button type="button" class="load-more" aria-disabled={s().loading() !== false} onClick={() => s().loadMore()}>
             {s().loading() === 'more' ? 'Loading…' : s().answer()?.mode === 'scan' ? 'Keep scanning' : 'Load more'}
           </button>
         </Show>
