@@ -1,11 +1,12 @@
 import { hasPositiveTerm, type ParsedQuery } from './query.js'
+import { TOKEN_CLASS } from './search-match.js'
 
 const QUOTED = /"[^"]*(?:"|$)/g
 const OPERATOR = /(?:^|\s)(OR|AND|NOT)(?=\s|$)/
 // In lower case these are also plain words: only an answer with nothing in it suggests an operator.
 const OPERATOR_WORD = /(?:^|\s)(or|and|not)(?=\s|$)/i
 // A star after a single letter or digit: too short to be a prefix, so it is searched as a word.
-const SHORT_PREFIX = /(?:^|\s)-?([\p{L}\p{N}\p{Co}])\*+(?=\s|$)/u
+const SHORT_PREFIX = new RegExp(`(?:^|\\s)-?([${TOKEN_CLASS}])\\*+(?=\\s|$)`, 'u')
 
 /** What the hint needs of the answer: how many results its first page had, and how it searched. */
 export interface HintAnswer {
