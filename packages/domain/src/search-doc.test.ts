@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { codeTokens, codeTokensIn, isDefaultTitle, messageSearchDocs, partSearchFields } from './search-doc.js'
+import { codeTokens, codeTokensIn, documentCodeTokens, isDefaultTitle, messageSearchDocs, partSearchFields } from './search-doc.js'
 
 describe('partSearchFields', () => {
   it('reads a completed 1.x tool: name, title, input values, output', () => {
@@ -41,6 +41,13 @@ describe('messageSearchDocs', () => {
     expect(messageSearchDocs('compaction', { summary: 'we did X', recent: '[User]: hello' })[0]).toMatchObject({ kind: 'text', body: 'we did X' })
     expect(messageSearchDocs('shell', { command: 'ls', output: 'x' })[0]).toMatchObject({ kind: 'tool', tool: 'shell' })
     expect(messageSearchDocs('system', { text: 'The available tools have changed.' })).toEqual([])
+  })
+})
+
+describe('documentCodeTokens', () => {
+  it('reads the title, body, input and output, and not the tool name', () => {
+    const fields = { kind: 'tool' as const, tool: 'fetchV2Api', title: 'PR1137', body: 'see getUserName', input: '', output: 'v2Cursor ok' }
+    expect([...documentCodeTokens(fields)].sort()).toEqual(['getusername', 'pr1137', 'v2cursor'])
   })
 })
 

@@ -151,6 +151,12 @@ export const isTokenChar = (text: string, i: number) => {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && WIDE_TOKEN_CHAR.test(text[i]!))
 }
 
+/** The code tokens of a document's text fields (the title, body, input and output), into `into`. */
+export function documentCodeTokens(fields: SearchFields, into: Set<string> = new Set()): Set<string> {
+  for (const text of [fields.title, fields.body, fields.input, fields.output]) if (text) codeTokens(text, into)
+  return into
+}
+
 /**
  * The folded code tokens of `text` worth finding by a piece of themselves (`1137` → `pr1137`):
  * 4–32 characters, letters and digits mixed in at most three runs (PR1137, utf8, sha256sum) or

@@ -1,4 +1,4 @@
-import { codeTokens, type StorageGeneration } from '@loupe/domain'
+import { documentCodeTokens, type StorageGeneration } from '@loupe/domain'
 import { NO_SCOPE, sessionKey, v1Doc, v2Docs, type SessionScope } from './index-docs.js'
 import { createMetaText, type DocInput } from './index-writer.js'
 import type { IndexSourceReader, RowStamp, V1PartRow, V2MessageRow } from './opencode-source.js'
@@ -92,7 +92,7 @@ export function readBatch(source: IndexSourceReader, docs: DocReader, from: Buil
   const take = (doc: DocInput | null) => {
     if (!doc) return
     const f = doc.fields
-    if (withTerms) for (const text of [f.title, f.body, f.input, f.output]) if (text) codeTokens(text, terms)
+    if (withTerms) documentCodeTokens(f, terms)
     bytes += f.title.length + f.body.length + f.input.length + f.output.length
     out.push({ ...doc, meta: docs.meta(doc) })
   }

@@ -1,4 +1,4 @@
-import { codeTokens, type SearchFields, type StorageGeneration } from '@loupe/domain'
+import { documentCodeTokens, type SearchFields, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { metaText, metaToken } from './fts-query.js'
 
@@ -93,9 +93,6 @@ export function createIndexWriter(db: SqliteDb) {
 
   // New code tokens of this transaction, written in one statement by `flush`.
   const pendingTerms = new Set<string>()
-  function addVocabulary(fields: SearchFields) {
-    for (const text of [fields.title, fields.body, fields.input, fields.output]) if (text) codeTokens(text, pendingTerms)
-  }
 
   // FTS5 flushes its in-memory index whenever a write's rowid is not above the previous one, so
   // full-text writes wait here and go out in ascending rowid order at `flush` (several times
@@ -156,7 +153,7 @@ export function createIndexWriter(db: SqliteDb) {
      * (a build batch's documents rarely share a millisecond).
      */
     reserveSlots: lookUpSlots,
-    /** Code tokens found by the build's reader thread (its documents skip `addVocabulary`). */
+    /** Code tokens found by the build's reader thread (its documents skip `upsert`'s own, `vocabulary: false`). */
     addTerms(terms: readonly string[]) {
       for (const t of terms) pendingTerms.add(t)
     },
@@ -187,7 +184,7 @@ export function createIndexWriter(db: SqliteDb) {
         } else id = insertDoc('')!
       }
       ftsInserts.set(id, [f.title, f.body, f.tool ?? '', f.input, f.output, metaFor(doc)])
-      if (vocabulary) addVocabulary(f)
+      if (vocabulary) documentCodeTokens(f, pendingTerms)
       return bytes
     },
     /** Remove one document by its key; true when there was one. */
