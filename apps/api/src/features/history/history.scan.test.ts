@@ -53,6 +53,8 @@ describe('history.search while the index is not ready (literal scan)', () => {
     expect(first.hits.length).toBeLessThanOrEqual(32)
     expect(first.scan!.scanned).toBeGreaterThan(0)
     for (const hit of first.hits) expect(hit.snippet.some((s) => s.match && s.text.toLowerCase().includes('heron'))).toBe(true)
+    // Each hit names its session and where it ran.
+    expect(new Set(first.hits.map((h) => `${h.sessionTitle} ${h.sessionDirectory !== ''}`))).toEqual(new Set(['Scan me true']))
   })
 
   it('finds the same documents as the index, across pages, case- and accent-insensitively', async () => {

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { IndexState } from '../../index/indexer.js'
 import { rankSnapshot, matchFor, pageFromSnapshot } from './index-search.js'
-import { resolveScope, type ResolvedScope, type SearchHit } from './history-scope.js'
+import { resolveScope, sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
 import { SCAN_LIMITS, scanPage, startScan, type ScanPosition } from './literal-scan.js'
 import type { SearchInput } from './history.schema.js'
 
@@ -104,10 +104,11 @@ function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, ba
 function scanAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, from: ScanPosition | undefined, limit: number): SearchAnswer {
   const start = from ?? deps.opencode.db.read(() => startScan(scope))
   const page = scanPage(deps, query, scope, start, Math.min(limit, SCAN_LIMITS.hits))
-  const sessions = deps.opencode.db.read(() => new Map(scope.source.sessions().map((s) => [`${s.gen}:${s.id}`, s])))
+  // The hits' sessions only, as the index's pages read them (a page never reads every session).
+  const heads = deps.opencode.db.read(() => sessionHeads(scope.source, page.hits.map((h) => `${h.storage}:${h.sessionID}`)))
   const hits = page.hits.map((h) => {
-    const session = sessions.get(`${h.storage}:${h.sessionID}`)
-    return { ...h, sessionTitle: session?.title ?? '', sessionDirectory: session?.directory ?? '' }
+    const head = heads.get(`${h.storage}:${h.sessionID}`)
+    return { ...h, sessionTitle: head?.title ?? '', sessionDirectory: head?.directory ?? '' }
   })
   const done = page.position.phase === 'done'
   return {

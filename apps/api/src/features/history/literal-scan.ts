@@ -30,13 +30,14 @@ export function startScan(scope: ResolvedScope): ScanPosition {
   return { phase: 'titles', after: 0, h1: totals.v1Max, h2: totals.v2Max }
 }
 
+/** A scan hit; its session's title and directory are filled in per page by the answer (`sessionHeads`). */
 function toHit(doc: DocInput, matcher: LiteralMatcher): SearchHit {
   // The field with a match; else (the match is in the tool's name, or a phrase spans two fields)
   // the first field with any text, so the snippet is never empty.
   const field = FIELDS.find((f) => doc.fields[f] && matcher.ranges(doc.fields[f].slice(0, 64 * 1024)).length > 0) ??
     FIELDS.find((f) => doc.fields[f]) ?? 'body'
   const hit: SearchHit = {
-    sessionID: doc.sessionID, storage: doc.gen, sessionTitle: '', sessionDirectory: doc.directory, messageID: doc.messageID || null,
+    sessionID: doc.sessionID, storage: doc.gen, sessionTitle: '', sessionDirectory: '', messageID: doc.messageID || null,
     kind: doc.fields.kind, snippet: excerptSegments(doc.fields[field], matcher), score: 0, time: doc.time,
   }
   if (doc.fields.tool) hit.tool = doc.fields.tool
