@@ -32,15 +32,18 @@ export function SearchRoute() {
   const [typed, setTyped] = createSignal(params.q ?? '')
   const [selected, setSelected] = createSignal(0)
   const projects = createProjects(api)
+  /** The query as searched (the box's text may be ahead of it while typing is debounced). */
+  const query = () => (params.q ?? '').trim()
+  const sessionScope = createMemo(() => (isValidId(params.session) ? { sessionID: params.session, ...(isStorage(params.storage) ? { storage: params.storage } : {}) } : null))
   // The scoped session, for its title: the chip names it before any hit does.
-  const scoped = createSessionDetail(api, () => (isValidId(params.session) ? { sessionID: params.session, ...(isStorage(params.storage) ? { storage: params.storage } : {}) } : null))
+  const scoped = createSessionDetail(api, sessionScope)
   let box: HTMLInputElement | undefined
 
   const kinds = createMemo(() => (params.kinds ?? '').split(',').filter((k): k is SearchKind => (KINDS as string[]).includes(k)))
   const view = () => (params.view === 'flat' ? 'flat' : 'sessions')
-  const parsed = createMemo(() => parseQuery((params.q ?? '').trim()))
+  const parsed = createMemo(() => parseQuery(query()))
   const input = createMemo<SearchInput | null>(() => {
-    const q = (params.q ?? '').trim()
+    const q = query()
     // Nothing but exclusions or punctuation selects nothing: the hint says why, no request goes out.
     if (!q || !hasPositiveTerm(parsed())) return null
     const period = isPeriod(params.when) ? params.when : undefined
@@ -49,12 +52,13 @@ export function SearchRoute() {
       ...(kinds().length ? { kinds: kinds() } : {}),
       ...(params.tool ? { tool: params.tool } : {}),
       ...(isValidId(params.project) ? { projectID: params.project } : {}),
-      ...(isValidId(params.session) ? { sessionID: params.session, ...(isStorage(params.storage) ? { storage: params.storage } : {}) } : {}),
+      ...sessionScope(),
       // Rounded to the minute so the same link asks the same question while it is open.
       ...(period ? { since: Math.floor((Date.now() - PERIODS[period][1]) / 60_000) * 60_000 } : {}),
     }
   })
   const search = createSearch(api, input)
+  const failed = () => search.error() !== undefined
   const status = createIndexStatus(api, () => search.refresh())
   const cleanup = createCleanup(api, input, () => search.refresh())
   const storage = useStorageInfo()
@@ -62,8 +66,8 @@ export function SearchRoute() {
   const cleanableKinds = () => kinds().length === 0 || kinds().some((k) => k === 'text' || k === 'reasoning' || k === 'tool')
   const canClean = () => !!input() && search.answer()?.mode === 'index' && search.hits().length > 0 && cleanableKinds()
   const hint = () => {
-    if (search.loading() === 'initial' || search.error() !== undefined) return null
-    return searchHint((params.q ?? '').trim(), parsed(), { found: search.hits().length, mode: search.answer()?.mode ?? 'index' })
+    if (search.loading() === 'initial' || failed()) return null
+    return searchHint(query(), parsed(), { found: search.hits().length, mode: search.answer()?.mode ?? 'index' })
   }
   const scopeLabel = () => {
     const title = scoped.data()?.session.title || search.hits().find((h) => h.sessionID === params.session)?.sessionTitle
@@ -109,7 +113,7 @@ export function SearchRoute() {
     count: () => search.hits().length,
     answered: () => search.answer() !== undefined,
     loading: search.loading,
-    failed: () => search.error() !== undefined,
+    failed,
     hasMore: search.hasMore,
     loadMore: search.loadMore,
     select: setSelected,
@@ -123,7 +127,7 @@ export function SearchRoute() {
       setParams({ q: text }, { replace: true })
     },
     loading: search.loading,
-    failed: () => search.error() !== undefined,
+    failed,
     open,
   })
   useKeys((event) => {
@@ -149,7 +153,7 @@ export function SearchRoute() {
           answer={search.answer()}
           count={search.hits().length}
           loading={search.loading()}
-          shortened={(params.q ?? '').trim().length > SENT_QUERY_CHARS || !!search.answer()?.queryTruncated}
+          shortened={query().length > SENT_QUERY_CHARS || !!search.answer()?.queryTruncated}
         />
         <Show when={canClean()}>
           <button
@@ -163,7 +167,7 @@ export function SearchRoute() {
           </button>
         </Show>
       </div>
-      <CleanupDialog cleanup={cleanup} query={(params.q ?? '').trim()} capped={!!search.answer()?.truncated} />
+      <CleanupDialog cleanup={cleanup} query={query()} capped={!!search.answer()?.truncated} />
       <SearchField
         class="search-main"
         label="Search all history"
@@ -201,7 +205,7 @@ export function SearchRoute() {
       </Show>
       <SearchResults
         search={search}
-        query={(params.q ?? '').trim()}
+        query={query()}
         searching={!!input()}
         filtered={filtered()}
         view={view()}

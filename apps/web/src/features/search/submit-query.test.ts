@@ -45,41 +45,30 @@ describe('createSubmit (Enter in the search box)', () => {
   })
 
   it('drops the pending open on a failed page, a new query, a cancel, or text that selects nothing', () => {
-    const failed = mount('a')
-    failed.setTyped('b')
-    failed.enter.submit()
-    failed.setSearched('b')
-    failed.setLoading('initial')
+    // On a page showing 'a', type `text` and press Enter; the URL then catches up and a first page starts loading.
+    const enterThenLoad = (text: string, between?: (t: ReturnType<typeof mount>) => void) => {
+      const t = mount('a')
+      t.setTyped(text)
+      t.enter.submit()
+      between?.(t)
+      t.setSearched(text)
+      t.setLoading('initial')
+      return t
+    }
+    const failed = enterThenLoad('b')
     failed.setFailed(true)
     failed.setLoading(false)
-    expect(failed.opened).toEqual([])
-
-    const moved = mount('a')
-    moved.setTyped('b')
-    moved.enter.submit()
-    moved.setSearched('b')
-    moved.setLoading('initial')
+    const moved = enterThenLoad('b')
     moved.setSearched('c')
     moved.setLoading(false)
-    expect(moved.opened).toEqual([])
-
-    const cancelled = mount('a')
-    cancelled.setTyped('b')
-    cancelled.enter.submit()
-    cancelled.enter.cancel()
-    cancelled.setSearched('b')
-    cancelled.setLoading('initial')
+    const cancelled = enterThenLoad('b', (t) => t.enter.cancel())
     cancelled.setLoading(false)
-    expect(cancelled.opened).toEqual([])
-
-    const nothing = mount('a')
-    nothing.setTyped('-draft')
-    nothing.enter.submit()
-    expect(nothing.searches).toEqual(['-draft'])
-    nothing.setSearched('-draft')
-    nothing.setLoading('initial')
+    const nothing = enterThenLoad('-draft')
     nothing.setLoading(false)
-    expect(nothing.opened).toEqual([])
-    for (const t of [failed, moved, cancelled, nothing]) t.dispose()
+    expect(nothing.searches).toEqual(['-draft'])
+    for (const t of [failed, moved, cancelled, nothing]) {
+      expect(t.opened).toEqual([])
+      t.dispose()
+    }
   })
 })
