@@ -183,6 +183,19 @@ test.describe('search', () => {
     expect(await marks()).toEqual([])
   })
 
+  test('marks a phrase where markdown splits it into bold and plain text', async ({ page }, testInfo) => {
+    // The index matched "**tally** is a tiny" in the raw text; rendered, the phrase spans two nodes.
+    await page.goto('/search?q=%22tally%20is%20a%20tiny%22&kinds=text')
+    await page.locator('.hit').first().click()
+    await expect(page).toHaveURL(/part=/)
+    const marks = () => page.evaluate(() => [...(CSS.highlights.get('loupe-hit') ?? [])].map((r) => {
+      const range = r as Range
+      return { text: range.toString(), bold: range.startContainer.parentElement?.tagName, inPart: !!range.endContainer.parentElement?.closest('.item.highlighted') }
+    }))
+    await expect.poll(marks).toEqual([{ text: 'tally is a tiny', bold: 'STRONG', inPart: true }])
+    await snapshot(page, testInfo, 'search-03b-phrase-across-bold')
+  })
+
   test('explains an empty answer and shows hostile text as text', async ({ page }) => {
     await page.goto('/search?q=%22%3Cscript%3E%22%20NEAR(%20-%20*')
     await expect(page.getByText('No matches')).toBeVisible()

@@ -1,4 +1,5 @@
-import { compileLiteralMatcher, parseQuery } from '@loupe/domain'
+import { compileLiteralMatcher, parseQuery, type LiteralMatcher } from '@loupe/domain'
+import { runRange, textRuns, type TextRun } from './text-runs'
 
 /** The marks inside a hit's part; a title hit's marks in the session's title are kept apart. */
 export const HIT_MARKS = 'loupe-hit'
@@ -18,17 +19,28 @@ const canHighlight = () => typeof Highlight !== 'undefined' && typeof CSS !== 'u
 export function markMatches(root: Element, query: string, name = HIT_MARKS): Range[] {
   const matcher = compileLiteralMatcher(parseQuery(query))
   const ranges: Range[] = []
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT)
-  for (let node = walker.nextNode() as Text | null; node && ranges.length < MAX_MARKS; node = walker.nextNode() as Text | null) {
-    for (const [start, end] of matcher.ranges(node.data.slice(0, MAX_SEARCHED_CHARS), MAX_MARKS - ranges.length)) {
-      const range = document.createRange()
-      range.setStart(node, start)
-      range.setEnd(node, end)
-      ranges.push(range)
-    }
+  for (const run of textRuns(root, MAX_SEARCHED_CHARS)) {
+    if (ranges.length === MAX_MARKS) break
+    for (const [start, end] of runMatches(matcher, run, MAX_MARKS - ranges.length)) ranges.push(runRange(run, start, end))
   }
   if (canHighlight()) CSS.highlights.set(name, new Highlight(...ranges))
   return ranges
+}
+
+/**
+ * A run's matches, in order. The index read the raw text, where markup such as `**` both joins
+ * (a phrase across `foo **bar** baz`) and separates (`**foo**bar` holds the token `bar`): matches
+ * of the joined text come first, then those of single nodes that overlap none of them.
+ */
+function runMatches(matcher: LiteralMatcher, run: TextRun, limit: number): Array<[number, number]> {
+  const joined = matcher.ranges(run.text, limit)
+  if (run.nodes.length === 1) return joined
+  const alone = run.nodes.flatMap((node, i) => {
+    const at = run.starts[i]!
+    return matcher.ranges(run.text.slice(at, at + node.data.length), limit).map(([s, e]): [number, number] => [at + s, at + e])
+  })
+  const free = alone.filter(([s, e]) => !joined.some(([js, je]) => s < je && js < e))
+  return [...joined, ...free].sort((a, b) => a[0] - b[0]).slice(0, limit)
 }
 
 export function clearMarks(name = HIT_MARKS) {
