@@ -200,13 +200,14 @@ export function SearchRoute() {
         </div>
       </Show>
       <IndexStatusBar status={status()} />
-      <Show when={hint()}>
+      <Show when={input() && hint()}>
         <p class="muted search-notice" role="status">{hint()}</p>
       </Show>
       <SearchResults
         search={search}
         query={query()}
         searching={!!input()}
+        unsearchable={input() ? null : hint()}
         filtered={filtered()}
         view={view()}
         selected={selected()}

@@ -1,6 +1,7 @@
 import { Match, Show, Switch } from 'solid-js'
 import { EmptyState } from '../../components/empty-state'
 import { ErrorPanel } from '../../components/error-panel'
+import { SearchGlyph } from '../../components/search-field'
 import { ListSkeleton } from '../../components/skeleton'
 import { HitList } from './hit-list'
 import type { SearchState } from './search.data'
@@ -10,6 +11,8 @@ export interface SearchResultsProps {
   /** The query as searched; empty when there is nothing to search for. */
   query: string
   searching: boolean
+  /** Why a typed query searches nothing (`-draft` alone): said in place of the welcome. */
+  unsearchable: string | null
   filtered: boolean
   view: 'sessions' | 'flat'
   selected: number
@@ -28,8 +31,16 @@ export function SearchResults(props: SearchResultsProps) {
   const s = () => props.search
   return (
     <Switch>
+      <Match when={!props.searching && props.unsearchable}>
+        {(why) => (
+          <EmptyState title="Nothing to search for yet" icon={<SearchGlyph class="empty-state-glyph" />}>
+            <p>{why()}</p>
+            <SyntaxHelp />
+          </EmptyState>
+        )}
+      </Match>
       <Match when={!props.searching}>
-        <EmptyState title="Search everything OpenCode kept" icon="⌕">
+        <EmptyState title="Search everything OpenCode kept" icon={<SearchGlyph class="empty-state-glyph" />}>
           <p>Text, reasoning, tool calls and their output, across every session, including what came before a compaction.</p>
           <SyntaxHelp />
         </EmptyState>
