@@ -140,6 +140,34 @@ test.describe('search', () => {
     await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
   })
 
+  test('loads more below what is on screen in grouped view, a session seen above continued', async ({ page }, testInfo) => {
+    await page.goto('/search?q=the')
+    const groups = page.locator('.hit-group')
+    await expect(groups.first()).toBeVisible()
+    const shown = async () => groups.evaluateAll((els) => els.map((g) => ({
+      title: g.querySelector('.hit-group-title')!.textContent, rows: [...g.querySelectorAll('.hit')].map((h) => h.getAttribute('data-index')),
+      continued: g.classList.contains('hit-group-continued'),
+    })))
+    const before = await shown()
+    const rows = before.reduce((n, g) => n + g.rows.length, 0)
+    await page.getByRole('button', { name: 'Load more' }).click()
+    await expect.poll(async () => (await shown()).reduce((n, g) => n + g.rows.length, 0)).toBeGreaterThan(rows)
+    const after = await shown()
+    // The groups on screen are as they were; everything loaded comes after them.
+    expect(after.slice(0, before.length)).toEqual(before)
+    const added = after.slice(before.length)
+    expect(added.some((g) => g.continued)).toBe(true)
+    await page.locator('.hit-group-continued').first().scrollIntoViewIfNeeded()
+    await snapshot(page, testInfo, 'search-02b-grouped-load-more')
+    expect(added.flatMap((g) => g.rows).every((i) => Number(i) >= rows)).toBe(true)
+    expect(added.filter((g) => g.continued).map((g) => g.title).every((t) => before.some((b) => b.title === t))).toBe(true)
+    // Arrow keys walk the groups in screen order, into the loaded ones.
+    const order = after.flatMap((g) => g.rows)
+    await page.getByPlaceholder(/Search all history/).focus()
+    for (let i = 1; i <= rows; i++) await page.keyboard.press('ArrowDown')
+    await expect(page.locator('.hit.selected')).toHaveAttribute('data-index', order[rows]!)
+  })
+
   test('searches inside one session from that session, and names it', async ({ page }) => {
     await page.goto('/search?q=architecture%20screenshot&kinds=title')
     await page.locator('.hit').first().click()

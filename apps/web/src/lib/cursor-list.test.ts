@@ -42,6 +42,11 @@ describe('createCursorList', () => {
     expect(list.items()).toEqual([0, 1, 2, 3, 4])
     expect(list.hasMore()).toBe(false)
     expect(calls.map((c) => c.cursor)).toEqual([undefined, '2', '4'])
+    // Where each asked-for page began; a new first page forgets them.
+    expect(list.moreFrom()).toEqual([2, 4])
+    list.refresh()
+    await settle()
+    expect(list.moreFrom()).toEqual([])
     dispose()
   })
 

@@ -19,6 +19,11 @@ export interface CursorList<T, P> {
   loading: Accessor<ListLoading>
   error: Accessor<unknown>
   hasMore: Accessor<boolean>
+  /**
+   * The item count at each "load more" since the first page: where the items a person asked for
+   * begin, so a list that groups them can leave what was on screen as it was.
+   */
+  moreFrom: Accessor<number[]>
   loadMore: () => void
   retry: () => void
   refresh: () => void
@@ -36,6 +41,7 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
   const [cursor, setCursor] = createSignal<string | null>(null)
   const [loading, setLoading] = createSignal<ListLoading>(options.initialLoading ?? false)
   const [error, setError] = createSignal<unknown>()
+  const [moreFrom, setMoreFrom] = createSignal<number[]>([])
   let controller: AbortController | undefined
   let filling = false
 
@@ -47,6 +53,7 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
         setItems([])
         setPage(undefined)
         setCursor(null)
+        setMoreFrom([])
         setLoading(false)
         setError(undefined)
       })
@@ -65,6 +72,7 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
       const next = options.read(answer)
       batch(() => {
         setItems((current) => (first ? next.items : [...current, ...next.items]))
+        if (first) setMoreFrom([])
         setPage(() => answer)
         setCursor(next.cursor)
         setLoading(false)
@@ -94,8 +102,12 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
     loading,
     error,
     hasMore: () => cursor() !== null,
+    moreFrom,
     loadMore: () => {
-      if (cursor() !== null && loading() === false) void fetchPage(false)
+      if (cursor() === null || loading() !== false) return
+      const from = items().length
+      if (moreFrom().at(-1) !== from) setMoreFrom((at) => [...at, from])
+      void fetchPage(false)
     },
     retry: () => void fetchPage(items().length === 0),
     refresh: () => void fetchPage(true),

@@ -93,7 +93,7 @@ export function SearchRoute() {
     box?.setSelectionRange(box.value.length, box.value.length)
   })
 
-  const order = () => (view() === 'sessions' ? groupedOrder(search.hits()) : search.hits().map((_, i) => i))
+  const order = () => (view() === 'sessions' ? groupedOrder(search.hits(), search.moreFrom()) : search.hits().map((_, i) => i))
   const move = (delta: number) => {
     const list = order()
     if (!list.length) return

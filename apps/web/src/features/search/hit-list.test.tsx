@@ -36,6 +36,15 @@ describe('hit model', () => {
     expect(groupedOrder(hits)).toEqual([0, 2, 1])
   })
 
+  it('groups hits of a later "load more" below the earlier groups, a session seen above as continued', () => {
+    const more = [...hits, hit({ partID: 'prt_7' }), hit({ sessionID: 'ses_c', sessionTitle: 'Gamma' }), hit({ sessionID: 'ses_b', sessionTitle: 'Beta', storage: 'v2' })]
+    expect(groupBySession(more, [3]).map((g) => [g.title, g.continued, g.hits.map((h) => h.index)])).toEqual([
+      ['Alpha', false, [0, 2]], ['Beta', false, [1]], ['Alpha', true, [3]], ['Gamma', false, [4]], ['Beta', true, [5]],
+    ])
+    expect(groupedOrder(more, [3])).toEqual([0, 2, 1, 3, 4, 5])
+    expect(groupedOrder(more)).toEqual([0, 2, 3, 1, 5, 4])
+  })
+
   it('drops blank lines and outer whitespace from snippets', () => {
     expect(tidySegments([{ text: '\n\n  a\n\n\n', match: false }, { text: 'b', match: true }, { text: ' c \n', match: false }]))
       .toEqual([{ text: 'a\n', match: false }, { text: 'b', match: true }, { text: ' c', match: false }])
@@ -64,5 +73,11 @@ describe('HitList', () => {
   it('says a group\'s count is of the results loaded so far while more can load', () => {
     const { container } = render(() => <Router root={() => <HitList hits={hits} view="sessions" selected={0} now={0} onSelect={() => {}} partial />} />)
     expect([...container.querySelectorAll('.hit-group-head .muted')].map((s) => s.textContent)).toEqual(['2 matches so far', '1 match so far'])
+  })
+
+  it('names a continued group\'s count as more matches', () => {
+    const more = [...hits, hit({ partID: 'prt_7' })]
+    const { container } = render(() => <Router root={() => <HitList hits={more} view="sessions" selected={0} now={0} onSelect={() => {}} moreFrom={[3]} />} />)
+    expect([...container.querySelectorAll('.hit-group-continued .muted')].map((s) => s.textContent)).toEqual(['1 more match'])
   })
 })

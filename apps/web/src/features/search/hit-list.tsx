@@ -18,6 +18,8 @@ export interface HitListProps {
   onSelect: (index: number) => void
   /** More results can be loaded: a group's count is of those loaded so far. */
   partial?: boolean
+  /** Where each "load more" began (`CursorList.moreFrom`): later hits group below earlier ones. */
+  moreFrom?: number[]
   /** A hit is being opened (clicked): the page remembers its place first. */
   onOpen?: (index: number) => void
 }
@@ -62,6 +64,8 @@ function HitRow(props: RowProps) {
   )
 }
 
+const matchCount = (n: number, continued: boolean) => `${n} ${continued ? 'more ' : ''}${n === 1 ? 'match' : 'matches'}`
+
 /** Search results, flat in rank order or grouped by session (sessions in order of their best hit). */
 export function HitList(props: HitListProps) {
   return (
@@ -76,9 +80,9 @@ export function HitList(props: HitListProps) {
       }
     >
       <div class="hit-groups">
-        <For each={groupBySession(props.hits)}>
+        <For each={groupBySession(props.hits, props.moreFrom)}>
           {(group) => (
-            <section class="hit-group" aria-label={group.title || 'Untitled session'}>
+            <section class="hit-group" classList={{ 'hit-group-continued': group.continued }} aria-label={`${group.title || 'Untitled session'}${group.continued ? ', continued' : ''}`}>
               <header class="hit-group-head">
                 <A href={sessionHref({ id: group.sessionID, storage: group.storage })} class="hit-group-title">
                   {group.title || 'Untitled session'}
@@ -89,7 +93,7 @@ export function HitList(props: HitListProps) {
                 <Show when={group.directory}>
                   <span class="hit-group-dir" title={group.directory}>{shortDirectory(group.directory)}</span>
                 </Show>
-                <span class="muted">{group.hits.length === 1 ? '1 match' : `${group.hits.length} matches`}{props.partial ? ' so far' : ''}</span>
+                <span class="muted">{matchCount(group.hits.length, group.continued)}{props.partial ? ' so far' : ''}</span>
               </header>
               <div role="list">
                 <For each={group.hits}>

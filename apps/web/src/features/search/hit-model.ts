@@ -28,17 +28,31 @@ export interface HitGroup {
   storage: SearchHit['storage']
   title: string
   directory: string
+  /** The session's group further up holds its earlier hits: these came with a later "load more". */
+  continued: boolean
   hits: Array<{ hit: SearchHit; index: number }>
 }
 
-/** Hits grouped by session, sessions in order of their best hit; `index` is the position in the flat list. */
-export function groupBySession(hits: readonly SearchHit[]): HitGroup[] {
+/**
+ * Hits grouped by session, sessions in order of their best hit; `index` is the position in the
+ * flat list. Hits loaded by a later "load more" (from each of `moreFrom`) group among themselves
+ * below the ones on screen: a session seen above gets a continued group, so nothing grows out of
+ * sight above the reader and the arrow keys' order only ever extends.
+ */
+export function groupBySession(hits: readonly SearchHit[], moreFrom: readonly number[] = []): HitGroup[] {
   const groups = new Map<string, HitGroup>()
+  const seen = new Set<string>()
+  let block = 0
   hits.forEach((hit, index) => {
-    const key = `${hit.storage}:${hit.sessionID}`
+    while (block < moreFrom.length && index >= moreFrom[block]!) {
+      for (const g of groups.values()) seen.add(`${g.storage}:${g.sessionID}`)
+      block++
+    }
+    const session = `${hit.storage}:${hit.sessionID}`
+    const key = `${block}:${session}`
     let group = groups.get(key)
     if (!group) {
-      group = { key, sessionID: hit.sessionID, storage: hit.storage, title: hit.sessionTitle, directory: hit.sessionDirectory, hits: [] }
+      group = { key, sessionID: hit.sessionID, storage: hit.storage, title: hit.sessionTitle, directory: hit.sessionDirectory, continued: seen.has(session), hits: [] }
       groups.set(key, group)
     }
     group.hits.push({ hit, index })
@@ -47,4 +61,4 @@ export function groupBySession(hits: readonly SearchHit[]): HitGroup[] {
 }
 
 /** Display order of the flat list in grouped view, so arrow keys follow what is on screen. */
-export const groupedOrder = (hits: readonly SearchHit[]) => groupBySession(hits).flatMap((g) => g.hits.map((h) => h.index))
+export const groupedOrder = (hits: readonly SearchHit[], moreFrom: readonly number[] = []) => groupBySession(hits, moreFrom).flatMap((g) => g.hits.map((h) => h.index))

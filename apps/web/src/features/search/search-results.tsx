@@ -59,7 +59,7 @@ export function SearchResults(props: SearchResultsProps) {
       </Match>
       <Match when={true}>
         <HitList hits={s().hits()} query={props.query} view={props.view} selected={props.selected} now={Date.now()}
-          onSelect={props.onSelect} onOpen={props.onOpen} partial={s().hasMore()} />
+          onSelect={props.onSelect} onOpen={props.onOpen} partial={s().hasMore()} moreFrom={s().moreFrom()} />
         <Show when={s().hasMore()}>
           {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page. */}
           <button type="button" class="load-more" aria-disabled={s().loading() !== false} onClick={() => s().loadMore()}>
