@@ -1,28 +1,25 @@
 import { hasPositiveTerm, parseQuery, searchHint } from '@loupe/domain'
 import { useNavigate, useSearchParams } from '@solidjs/router'
-import { createEffect, createMemo, createSignal, on, onCleanup, onMount, Show } from 'solid-js'
+import { createEffect, createSignal, on, onCleanup, onMount, Show } from 'solid-js'
 import { createCleanup } from '../features/search/cleanup.data'
 import { CleanupDialog } from '../features/search/cleanup-dialog'
-import { groupedOrder, hitHref } from '../features/search/hit-model'
+import { createHitCursor } from '../features/search/hit-cursor'
+import { hitHref } from '../features/search/hit-model'
 import { IndexStatusBar } from '../features/search/index-status'
-import { KINDS, PERIODS, SearchFilters, isPeriod } from '../features/search/search-filters'
+import { SearchFilters, isPeriod } from '../features/search/search-filters'
+import { createSearchQuery, SENT_QUERY_CHARS, type SearchParams } from '../features/search/search-params'
 import { SearchField } from '../components/search-field'
 import { SearchResults } from '../features/search/search-results'
 import { SearchSummary } from '../features/search/search-summary'
 import { rememberPlace, restorePlace } from '../features/search/search-place'
 import { createSubmit } from '../features/search/submit-query'
-import { createIndexStatus, createSearch, type SearchInput, type SearchKind } from '../features/search/search.data'
+import { createIndexStatus, createSearch } from '../features/search/search.data'
 import { createProjects, createSessionDetail } from '../features/sessions/sessions.data'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
 import { useKeys } from '../lib/keys'
-import { isStorage, isValidId } from '../lib/links'
+import { isValidId } from '../lib/links'
 import { useTitle } from '../lib/title'
-
-/** Queries travel in the URL of a GET: beyond this the server's header limit would refuse them (it searches 16 terms anyway). */
-const SENT_QUERY_CHARS = 2000
-
-type SearchParams = { q?: string; kinds?: string; tool?: string; project?: string; session?: string; storage?: string; when?: string; view?: string }
 
 /** `/search?q=&kinds=&tool=&project=&session=&storage=&when=&view=`: every choice lives in the URL. */
 export function SearchRoute() {
@@ -33,30 +30,10 @@ export function SearchRoute() {
   const [selected, setSelected] = createSignal(0)
   const projects = createProjects(api)
   /** The query as searched (the box's text may be ahead of it while typing is debounced). */
-  const query = () => (params.q ?? '').trim()
-  const sessionScope = createMemo(() => (isValidId(params.session) ? { sessionID: params.session, ...(isStorage(params.storage) ? { storage: params.storage } : {}) } : null))
+  const { query, parsed, sessionScope, kinds, view, input } = createSearchQuery(params)
   // The scoped session, for its title: the chip names it before any hit does.
   const scoped = createSessionDetail(api, sessionScope)
   let box: HTMLInputElement | undefined
-
-  const kinds = createMemo(() => (params.kinds ?? '').split(',').filter((k): k is SearchKind => (KINDS as string[]).includes(k)))
-  const view = () => (params.view === 'flat' ? 'flat' : 'sessions')
-  const parsed = createMemo(() => parseQuery(query()))
-  const input = createMemo<SearchInput | null>(() => {
-    const q = query()
-    // Nothing but exclusions or punctuation selects nothing: the hint says why, no request goes out.
-    if (!q || !hasPositiveTerm(parsed())) return null
-    const period = isPeriod(params.when) ? params.when : undefined
-    return {
-      query: q.slice(0, SENT_QUERY_CHARS),
-      ...(kinds().length ? { kinds: kinds() } : {}),
-      ...(params.tool ? { tool: params.tool } : {}),
-      ...(isValidId(params.project) ? { projectID: params.project } : {}),
-      ...sessionScope(),
-      // Rounded to the minute so the same link asks the same question while it is open.
-      ...(period ? { since: Math.floor((Date.now() - PERIODS[period][1]) / 60_000) * 60_000 } : {}),
-    }
-  })
   const search = createSearch(api, input)
   const failed = () => search.error() !== undefined
   const status = createIndexStatus(api, () => search.refresh())
@@ -93,15 +70,9 @@ export function SearchRoute() {
     box?.setSelectionRange(box.value.length, box.value.length)
   })
 
-  const order = () => (view() === 'sessions' ? groupedOrder(search.hits(), search.moreFrom()) : search.hits().map((_, i) => i))
-  const move = (delta: number) => {
-    const list = order()
-    if (!list.length) return
-    const at = Math.max(0, Math.min(list.length - 1, list.indexOf(selected()) + delta))
-    setSelected(list[at]!)
-    document.querySelector(`.hit[data-index="${list[at]}"]`)?.scrollIntoView({ block: 'nearest' })
-    if (at >= list.length - 4) search.loadMore()
-  }
+  const move = createHitCursor({
+    hits: search.hits, moreFrom: search.moreFrom, view, selected, select: setSelected, loadMore: search.loadMore,
+  })
   const open = () => {
     const hit = search.hits()[selected()]
     if (!hit) return

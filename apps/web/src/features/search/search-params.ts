@@ -1,0 +1,39 @@
+import { hasPositiveTerm, parseQuery } from '@loupe/domain'
+import { createMemo } from 'solid-js'
+import { isStorage, isValidId } from '../../lib/links'
+import { KINDS, PERIODS, isPeriod } from './search-filters'
+import type { SearchInput, SearchKind } from './search.data'
+
+/** Queries travel in the URL of a GET: beyond this the server's header limit would refuse them (it searches 16 terms anyway). */
+export const SENT_QUERY_CHARS = 2000
+
+export type SearchParams = { q?: string; kinds?: string; tool?: string; project?: string; session?: string; storage?: string; when?: string; view?: string }
+
+/**
+ * What a search page's URL asks for, read once: the query as searched, its parse, the session it
+ * is scoped to, the kinds and layout, and the request (`input`; null when the query selects
+ * nothing, so no request goes out). Unknown values in the URL are ignored, never sent.
+ */
+export function createSearchQuery(params: SearchParams, now: () => number = Date.now) {
+  const query = () => (params.q ?? '').trim()
+  const parsed = createMemo(() => parseQuery(query()))
+  const sessionScope = createMemo(() => (isValidId(params.session) ? { sessionID: params.session, ...(isStorage(params.storage) ? { storage: params.storage } : {}) } : null))
+  const kinds = createMemo(() => (params.kinds ?? '').split(',').filter((k): k is SearchKind => (KINDS as string[]).includes(k)))
+  const view = (): 'sessions' | 'flat' => (params.view === 'flat' ? 'flat' : 'sessions')
+  const input = createMemo<SearchInput | null>(() => {
+    const q = query()
+    // Nothing but exclusions or punctuation selects nothing: the hint says why.
+    if (!q || !hasPositiveTerm(parsed())) return null
+    const period = isPeriod(params.when) ? params.when : undefined
+    return {
+      query: q.slice(0, SENT_QUERY_CHARS),
+      ...(kinds().length ? { kinds: kinds() } : {}),
+      ...(params.tool ? { tool: params.tool } : {}),
+      ...(isValidId(params.project) ? { projectID: params.project } : {}),
+      ...sessionScope(),
+      // Rounded to the minute so the same link asks the same question while it is open.
+      ...(period ? { since: Math.floor((now() - PERIODS[period][1]) / 60_000) * 60_000 } : {}),
+    }
+  })
+  return { query, parsed, sessionScope, kinds, view, input }
+}
