@@ -168,6 +168,25 @@ test.describe('search', () => {
     await expect(page.locator('.hit.selected')).toHaveAttribute('data-index', order[rows]!)
   })
 
+  test('offers the searches that opened a result again, keeping the filters, until forgotten', async ({ page }) => {
+    await page.goto('/search?q=readFileSync')
+    await page.locator('.hit').first().click()
+    await expect(page).toHaveURL(/\/sessions\//)
+    await page.goto('/search?kinds=tool')
+    const recent = page.locator('.recent-searches')
+    await expect(recent.getByRole('link')).toHaveText(['readFileSync'])
+    await recent.getByRole('link', { name: 'readFileSync' }).click()
+    await expect(page).toHaveURL(/\/search\?kinds=tool&q=readFileSync$/)
+    await expect(page.getByPlaceholder(/Search all history/)).toHaveValue('readFileSync')
+    await expect(page.locator('.hit-kind').first()).toContainText('Tool')
+    await page.goBack()
+    await recent.getByRole('button', { name: 'Forget these' }).click()
+    await expect(recent).toHaveCount(0)
+    await page.reload()
+    await expect(page.getByText('Search everything OpenCode kept')).toBeVisible()
+    await expect(recent).toHaveCount(0)
+  })
+
   test('searches inside one session from that session, and names it', async ({ page }) => {
     await page.goto('/search?q=architecture%20screenshot&kinds=title')
     await page.locator('.hit').first().click()

@@ -11,6 +11,7 @@ import { createSearchQuery, SENT_QUERY_CHARS, type SearchParams } from '../featu
 import { SearchField } from '../components/search-field'
 import { SearchResults } from '../features/search/search-results'
 import { SearchSummary } from '../features/search/search-summary'
+import { createRecentSearches } from '../features/search/recent-searches'
 import { rememberPlace, restorePlace } from '../features/search/search-place'
 import { createSubmit } from '../features/search/submit-query'
 import { createIndexStatus, createSearch } from '../features/search/search.data'
@@ -28,6 +29,7 @@ export function SearchRoute() {
   const [params, setParams] = useSearchParams<SearchParams>()
   const [typed, setTyped] = createSignal(params.q ?? '')
   const [selected, setSelected] = createSignal(0)
+  const recent = createRecentSearches()
   const projects = createProjects(api)
   /** The query as searched (the box's text may be ahead of it while typing is debounced). */
   const { query, parsed, sessionScope, kinds, view, input } = createSearchQuery(params)
@@ -77,6 +79,7 @@ export function SearchRoute() {
     const hit = search.hits()[selected()]
     if (!hit) return
     rememberPlace(selected(), search.hits().length)
+    recent.remember(query())
     navigate(hitHref(hit, params.q))
   }
   restorePlace({
@@ -112,6 +115,8 @@ export function SearchRoute() {
     event.preventDefault()
   }, { inFields: true })
 
+  // The filters as the URL holds them, for links that keep them (recent searches).
+  const definedParams = () => Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''))
   const set = (patch: Partial<SearchParams>) => {
     enter.cancel()
     setParams(patch, { replace: true })
@@ -183,7 +188,16 @@ export function SearchRoute() {
         view={view()}
         selected={selected()}
         onSelect={setSelected}
-        onOpen={(i) => rememberPlace(i, search.hits().length)}
+        onOpen={(i) => {
+          rememberPlace(i, search.hits().length)
+          recent.remember(query())
+        }}
+        recent={recent.list()}
+        recentHref={(q) => `/search?${new URLSearchParams({ ...definedParams(), q })}`}
+        onForgetRecent={() => {
+          recent.forget()
+          box?.focus()
+        }}
       />
     </div>
   )

@@ -1,4 +1,5 @@
-import { Match, Show, Switch } from 'solid-js'
+import { A } from '@solidjs/router'
+import { For, Match, Show, Switch } from 'solid-js'
 import { EmptyState } from '../../components/empty-state'
 import { ErrorPanel } from '../../components/error-panel'
 import { SearchGlyph } from '../../components/search-field'
@@ -13,6 +14,10 @@ export interface SearchResultsProps {
   searching: boolean
   /** Why a typed query searches nothing (`-draft` alone): said in place of the welcome. */
   unsearchable: string | null
+  /** Searches that opened a result before, newest first, offered again by the welcome. */
+  recent: string[]
+  recentHref: (query: string) => string
+  onForgetRecent: () => void
   filtered: boolean
   view: 'sessions' | 'flat'
   selected: number
@@ -43,6 +48,15 @@ export function SearchResults(props: SearchResultsProps) {
         <EmptyState title="Search everything OpenCode kept" icon={<SearchGlyph class="empty-state-glyph" />}>
           <p>Text, reasoning, tool calls and their output, across every session, including what came before a compaction.</p>
           <SyntaxHelp />
+          <Show when={props.recent.length > 0}>
+            <div class="recent-searches">
+              <h3>Recent searches</h3>
+              <ul>
+                <For each={props.recent}>{(query) => <li><A href={props.recentHref(query)}>{query}</A></li>}</For>
+              </ul>
+              <button type="button" class="link-button" onClick={() => props.onForgetRecent()}>Forget these</button>
+            </div>
+          </Show>
         </EmptyState>
       </Match>
       <Match when={s().error() !== undefined && s().hits().length === 0}>
