@@ -12,6 +12,9 @@ describe('parseQuery', () => {
     ['a code token', 'PR1137', [{ kind: 'word', text: 'PR1137', negated: false }]],
     ['a path', 'src/cli.js', [{ kind: 'word', text: 'src/cli.js', negated: false }]],
     ['a dash inside a word', 'foo-bar', [{ kind: 'word', text: 'foo-bar', negated: false }]],
+    ['command-line flags, not exclusions', 'cli --top --check-config', [
+      { kind: 'word', text: 'cli', negated: false }, { kind: 'word', text: '--top', negated: false }, { kind: 'word', text: '--check-config', negated: false },
+    ]],
   ])('reads %s', (_name, input, terms) => {
     expect(parseQuery(input)).toEqual({ terms, truncated: false })
   })

@@ -51,7 +51,7 @@ export function tokenize(text: string): string[] {
 /**
  * Parse what a person types into a search box. Never throws and never produces syntax a
  * backend could choke on: quotes, `NEAR`, `*`, parentheses and control characters are just text.
- * Supports words (all must match), `"exact phrase"`, `-exclude`, `prefix*`. Terms without any
+ * Supports words (all must match), `"exact phrase"`, `-exclude` (but `--flag` is a word), `prefix*`. Terms without any
  * letter or digit are dropped; an unbalanced quote runs to the end of the input.
  * @example parseQuery('fix "login bug" -draft auth*')
  */
@@ -65,7 +65,8 @@ export function parseQuery(input: string): ParsedQuery {
     while (i < text.length && /\s/.test(text[i]!)) i++
     if (i >= text.length) break
     let negated = false
-    if (text[i] === '-' && i + 1 < text.length && !/\s/.test(text[i + 1]!)) {
+    // `--watch` is a command-line flag to find, not an exclusion of `-watch`.
+    if (text[i] === '-' && i + 1 < text.length && !/[\s-]/.test(text[i + 1]!)) {
       negated = true
       i++
     }

@@ -1,5 +1,5 @@
 import { hasPositiveTerm, type ParsedQuery } from './query.js'
-import { TOKEN_CLASS } from './search-match.js'
+import { MIN_INNER_WORD_CHARS, TOKEN_CLASS } from './search-match.js'
 
 const QUOTED = /"[^"]*(?:"|$)/g
 const OPERATOR = /(?:^|\s)(OR|AND|NOT)(?=\s|$)/
@@ -35,7 +35,7 @@ export function searchHint(input: string, query: ParsedQuery, answer: HintAnswer
   const word = nothing && query.terms.length > 1 ? OPERATOR_WORD.exec(unquoted)?.[1] : undefined
   if (word) return `Every word must match: “${word}” is searched as a word, not as an operator.`
   const short = nothing
-    ? query.terms.find((t) => !t.negated && t.kind === 'word' && [...t.text].length < 3)
+    ? query.terms.find((t) => !t.negated && t.kind === 'word' && [...t.text].length < MIN_INNER_WORD_CHARS)
     : undefined
   if (short) return `Words under three characters match whole words only: “${short.text}” is not looked for inside longer names.`
   return null

@@ -14,6 +14,10 @@ describe('compileLiteralMatcher', () => {
     ['a prefix at a token start', 'auth*', 'the authentication', true],
     ['a prefix inside a token', 'uth*', 'the authentication', false],
     ['a substring in a code token', '1137', 'merged PR1137 today', true],
+    ['a short word as a whole token', 'c', 'see c.js', true],
+    ['a short word never inside a longer one', 'c', 'Fix duplicate users across pages', false],
+    ['a two-letter word inside a code token', 'x0', 'offset 0x0f', false],
+    ['a flag', '--check-config', 'npm start -- --check-config', true],
     ['accents and case', 'reflexion', 'RÉFLEXION', true],
     ['only exclusions', '-foo', 'bar', false],
   ])('%s', (_name, query, text, expected) => {
@@ -28,6 +32,7 @@ describe('compileLiteralMatcher', () => {
     expect(ranges('"a 𝒳"', 'see a 𝒳 here')).toEqual(['a 𝒳'])
     expect(ranges('login', 'login login login', 2)).toEqual(['login', 'login'])
     expect(ranges('é', 'x e\u0301 y')).toEqual(['e\u0301'])
+    expect(ranges('c', 'a c.js in src/c, not in cc or ac')).toEqual(['c', 'c'])
   })
 
   it('marks a prefix to the end of the token it starts, as the index does, and matches as before', () => {

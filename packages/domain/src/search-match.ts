@@ -18,11 +18,18 @@ const SEP = `[^${TOKEN_CLASS}]+`
 const ASCII = /^[\x00-\x7f]*$/
 const MARK = /\p{M}/u
 
+/** Words shorter than this match whole tokens only, as in the index (it never looks inside code tokens for them). */
+export const MIN_INNER_WORD_CHARS = 3
+
 /** A folded-text regex for one term: its tokens in order, separated by any non-token run. */
 function termPattern(term: QueryTerm): string {
-  const body = tokenize(term.text).map(escapeRegex).join(SEP)
-  // A prefix must start a token; a word may sit anywhere, inside a code token too (`1137` in `pr1137`).
-  return term.kind === 'prefix' ? `(?<![${TOKEN_CLASS}])${body}` : body
+  const tokens = tokenize(term.text)
+  const body = tokens.map(escapeRegex).join(SEP)
+  // A prefix must start a token; a word may sit anywhere, inside a code token too (`1137` in
+  // `pr1137`), unless it is too short to be looked for there (`c` is not every c of every word).
+  if (term.kind === 'prefix') return `(?<![${TOKEN_CLASS}])${body}`
+  if (term.kind === 'word' && tokens.length === 1 && [...tokens[0]!].length < MIN_INNER_WORD_CHARS) return `(?<![${TOKEN_CLASS}])${body}(?![${TOKEN_CLASS}])`
+  return body
 }
 
 /**

@@ -85,6 +85,15 @@ describe('history.search while the index is not ready (literal scan)', () => {
     expect(marked(viaIndex.hits)).toEqual(marked(scanned.hits))
   })
 
+  it('pages a word found in many titles like any other hits, each session once', async () => {
+    const ids = Array.from({ length: 70 }, (_, i) => addV1Session(db, { title: `Osprey survey ${i}`, time: T + i }))
+    const scanned = await scanAll(caller, 'osprey')
+    const titles = scanned.hits.filter((h) => h.kind === 'title')
+    // scanAll holds each page to 32 hits: 70 titles take three.
+    expect(scanned.pages + 1).toBeGreaterThanOrEqual(3)
+    expect(titles.map((h) => h.sessionID).sort()).toEqual([...ids].sort())
+  })
+
   it('never visits rows added after the first page (the cursor horizon)', async () => {
     let added = 0
     const scanned = await scanAll(caller, 'heron', () => {

@@ -14,7 +14,8 @@ type HistoryCursor = IndexCursor | ScanCursor
 const isPosition = (p: unknown): p is ScanPosition => {
   const s = p as ScanPosition
   return typeof s === 'object' && s !== null && ['titles', 'v1', 'v2', 'done'].includes(s.phase) &&
-    [s.after, s.h1, s.h2].every((n) => Number.isSafeInteger(n) && n >= 0)
+    [s.after, s.h1, s.h2].every((n) => Number.isSafeInteger(n) && n >= 0) &&
+    (s.title === undefined || (typeof s.title === 'string' && s.title.length <= 300))
 }
 const isCursor = (p: unknown): p is HistoryCursor => {
   const c = p as Record<string, unknown>

@@ -1,4 +1,4 @@
-import { compileIndexTerms, indexTokens, type ParsedQuery } from '@loupe/domain'
+import { compileIndexTerms, indexTokens, MIN_INNER_WORD_CHARS, type ParsedQuery } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
 import { countTermDocs, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
@@ -24,7 +24,7 @@ export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope)
   query.terms.forEach((term, i) => {
     if (term.negated) return
     const tokens = indexTokens(term.text)
-    if (term.kind !== 'word' || tokens.length !== 1 || [...tokens[0]!].length < 3) {
+    if (term.kind !== 'word' || tokens.length !== 1 || [...tokens[0]!].length < MIN_INNER_WORD_CHARS) {
       literal = true
       return
     }

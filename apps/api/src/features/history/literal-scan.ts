@@ -2,7 +2,7 @@ import { compileLiteralMatcher, excerptSegments, foldText, type LiteralMatcher, 
 import type { AppDeps } from '../../deps.js'
 import { titleDoc, v1Doc, v2Docs, NO_SCOPE } from '../../index/index-docs.js'
 import type { DocInput } from '../../index/index-writer.js'
-import type { V1PartRow, V2MessageRow } from '../../index/opencode-source.js'
+import type { SourceSession, V1PartRow, V2MessageRow } from '../../index/opencode-source.js'
 import type { ResolvedScope, SearchHit } from './history-scope.js'
 
 /** The design's bounds for a page of the literal scan. */
@@ -14,6 +14,8 @@ export interface ScanPosition {
   after: number
   h1: number
   h2: number
+  /** In the titles phase: the last session passed (`gen:id`, in that order). */
+  title?: string
 }
 
 export interface ScanPage {
@@ -47,6 +49,22 @@ function toHit(doc: DocInput, matcher: LiteralMatcher): SearchHit {
 }
 
 /**
+ * Session titles in `gen:id` order from after `position.title`, until `full()`: a word in a
+ * thousand titles fills pages of the same bounds as parts do. True when it stopped early.
+ */
+function scanTitles(sessions: SourceSession[], position: ScanPosition, consider: (doc: DocInput) => void, full: () => boolean): boolean {
+  const keyed = sessions.map((s) => ({ s, key: `${s.gen}:${s.id}` })).filter(({ key }) => position.title === undefined || key > position.title)
+  keyed.sort((a, b) => (a.key < b.key ? -1 : 1))
+  for (const { s, key } of keyed) {
+    const doc = titleDoc(s)
+    if (doc) consider(doc)
+    position.title = key
+    if (full()) return true
+  }
+  return false
+}
+
+/**
  * One page of the literal scan, the honest fallback while the index is not ready: rows in rowid
  * order (titles, then 1.x parts, then 2.x messages), a case- and accent-insensitive match, no
  * ranking. It stops at 32 hits or after about 40 ms, reading 32 rows at a time.
@@ -73,11 +91,9 @@ export function scanPage(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope
   deps.opencode.db.read(() => {
     while (position.phase !== 'done' && hits.length < maxHits && performance.now() - t0 < budgetMs) {
       if (position.phase === 'titles') {
-        for (const s of source.sessions()) {
-          const doc = titleDoc(s)
-          if (doc) consider(doc)
-        }
+        if (scanTitles(source.sessions(), position, consider, () => hits.length >= maxHits || performance.now() - t0 >= budgetMs)) continue
         position.phase = source.generations.v1 ? 'v1' : source.generations.v2 ? 'v2' : 'done'
+        delete position.title
         continue
       }
       const v1 = position.phase === 'v1'
