@@ -91,6 +91,18 @@ test.describe('search', () => {
     await expect(box).toHaveValue('readFileSync json')
   })
 
+  test('keeps text pasted right after / while the search page loads', async ({ page }) => {
+    await page.locator('.session-row').first().waitFor()
+    await page.keyboard.press('/')
+    await page.evaluate(() => {
+      const data = new DataTransfer()
+      data.setData('text/plain', 'readFileSync\njson')
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+    })
+    await expect(page.getByPlaceholder(/Search all history/)).toHaveValue('readFileSync json')
+    await expect(page).toHaveURL(/q=readFileSync%20json/)
+  })
+
   test('opens a result of what is in the box when Enter comes before its results', async ({ page }) => {
     await page.goto('/search?q=readFileSync')
     await expect(page.locator('.hit').first()).toBeVisible()

@@ -1,5 +1,5 @@
 import { MemoryRouter, Navigate, Route, Router, useLocation, useNavigate, type MemoryHistory, type RouteSectionProps } from '@solidjs/router'
-import { createSignal, lazy, Match, Show, Suspense, Switch } from 'solid-js'
+import { createSignal, lazy, Match, onCleanup, Show, Suspense, Switch } from 'solid-js'
 import { AppHeader } from './components/app-header'
 import { AuthRequired } from './components/auth-required'
 import { DemoBanner } from './components/demo-banner'
@@ -7,7 +7,7 @@ import { ShortcutSheet } from './components/shortcut-sheet'
 import { createStorageInfo, StorageInfoContext } from './features/storage/storage.data'
 import { useApi } from './lib/api-context'
 import { describeProblem } from './lib/errors'
-import { useKeys } from './lib/keys'
+import { isTypingTarget, useKeys } from './lib/keys'
 import { ListMemoryProvider } from './lib/list-memory'
 import { NotFound } from './routes/not-found'
 
@@ -27,12 +27,15 @@ function useGlobalKeys(openHelp: () => void) {
   // Keys typed right after `/`, before the search page (a lazily loaded chunk) has focused its box,
   // would be lost: they go into the query until the box takes over (it then receives them itself).
   let typeahead: { text: string; until: number } | null = null
+  const typeInto = (text: string) => {
+    typeahead = { text, until: Date.now() + TYPEAHEAD_MS }
+    navigate(`/search?q=${encodeURIComponent(text)}`, { replace: true })
+  }
+  const catching = () => typeahead !== null && Date.now() < typeahead.until
   useKeys((event) => {
-    if (typeahead && Date.now() < typeahead.until && (event.key.length === 1 || event.key === 'Backspace')) {
+    if (catching() && (event.key.length === 1 || event.key === 'Backspace')) {
       event.preventDefault()
-      const text = event.key === 'Backspace' ? typeahead.text.slice(0, -1) : typeahead.text + event.key
-      typeahead = { text, until: Date.now() + TYPEAHEAD_MS }
-      navigate(`/search?q=${encodeURIComponent(typeahead.text)}`, { replace: true })
+      typeInto(event.key === 'Backspace' ? typeahead!.text.slice(0, -1) : typeahead!.text + event.key)
       return
     }
     typeahead = null
@@ -59,6 +62,15 @@ function useGlobalKeys(openHelp: () => void) {
       event.preventDefault()
     }
   })
+  // Text pasted in the same moment goes the same way (a field that has the focus takes its own paste).
+  const onPaste = (event: ClipboardEvent) => {
+    const pasted = event.clipboardData?.getData('text/plain')
+    if (!catching() || !pasted || isTypingTarget(event.target)) return
+    event.preventDefault()
+    typeInto(typeahead!.text + pasted.replace(/\s+/g, ' '))
+  }
+  document.addEventListener('paste', onPaste)
+  onCleanup(() => document.removeEventListener('paste', onPaste))
 }
 
 function Shell(props: RouteSectionProps) {
