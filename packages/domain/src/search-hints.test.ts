@@ -14,6 +14,8 @@ describe('searchHint', () => {
 
   it('says OR is a word and a one-letter prefix a word, with results or without', () => {
     expect(hint('keyset OR pagination', found)).toBe('Every word must match: “OR” is searched as a word, not as an operator.')
+    expect(hint('NEAR(cursor offset)', found)).toBe('Every word must match: “NEAR” is searched as a word, not as an operator.')
+    expect(hint('(a OR b)', found)).toBe('Every word must match: “OR” is searched as a word, not as an operator.')
     expect(hint('k*', found)).toBe('A prefix needs two characters or more: “k*” is searched as the word “k”.')
     expect(hint('auth -x* k*')).toBe('A prefix needs two characters or more: “x*” is searched as the word “x”.')
   })

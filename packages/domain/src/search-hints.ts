@@ -2,7 +2,7 @@ import { hasPositiveTerm, type ParsedQuery } from './query.js'
 import { MIN_INNER_WORD_CHARS, TOKEN_CLASS } from './search-match.js'
 
 const QUOTED = /"[^"]*(?:"|$)/g
-const OPERATOR = /(?:^|\s)(OR|AND|NOT)(?=\s|$)/
+const OPERATOR = /(?:^|[\s(])(OR|AND|NOT|NEAR)(?=[\s()]|$)/
 // In lower case these are also plain words: only an answer with nothing in it suggests an operator.
 const OPERATOR_WORD = /(?:^|\s)(or|and|not)(?=\s|$)/i
 // A star after a single letter or digit: too short to be a prefix, so it is searched as a word.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, formatCost, formatCount, formatDuration, formatRelativeTime, utf8Length } from './format'
+import { formatBytes, formatCost, formatCount, formatDuration, formatRelativeTime, quoteTyped, utf8Length } from './format'
 
 describe('formatBytes', () => {
   it.each([
@@ -63,5 +63,18 @@ describe('formatDuration', () => {
 describe('utf8Length', () => {
   it.each(['', 'ascii', 'naïve', '日本語', '🙂 emoji', 'mixed ✓ text 🎉'])('matches TextEncoder for %j', (text) => {
     expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length)
+  })
+})
+
+describe('quoteTyped', () => {
+  it('quotes typed text once, collapsed and cut', () => {
+    expect(quoteTyped('login bug')).toBe('“login bug”')
+    expect(quoteTyped('"validates cursor"')).toBe('"validates cursor"')
+    expect(quoteTyped('fix "login bug"')).toBe('“fix "login bug"”')
+    expect(quoteTyped(' a\n\n b ')).toBe('“a b”')
+    const long = quoteTyped('{"level":30,'.repeat(900))
+    expect([...long]).toHaveLength(80 + 2)
+    expect(long.endsWith('…”')).toBe(true)
+    expect(quoteTyped('é'.repeat(100), 10)).toBe(`“${'é'.repeat(9)}…”`)
   })
 })

@@ -71,3 +71,16 @@ export const plural = (n: number, word: string, many = `${word}s`) => `${n.toLoc
 
 /** A working directory as its last two segments (`code/harbor-api`): enough to tell projects apart. */
 export const shortDirectory = (path: string) => path.split(/[\\/]/).filter(Boolean).slice(-2).join('/')
+
+/** How much of a typed text to repeat back in a sentence or a tab title (a pasted page is cut). */
+export const QUOTED_CHARS = 80
+
+/**
+ * Typed text as a sentence quotes it: spacing collapsed, cut with an ellipsis past `max`, in
+ * curly quotes unless it is one "quoted phrase" already (no “"…"”).
+ */
+export function quoteTyped(text: string, max = QUOTED_CHARS): string {
+  const flat = text.trim().replace(/\s+/g, ' ')
+  const cut = [...flat].length > max ? `${[...flat].slice(0, max - 1).join('').trimEnd()}…` : flat
+  return /^"[^"]*"$/.test(flat) ? cut : `“${cut}”`
+}

@@ -20,6 +20,7 @@ import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
 import { useKeys } from '../lib/keys'
 import { isValidId } from '../lib/links'
+import { quoteTyped } from '../lib/format'
 import { useTitle } from '../lib/title'
 
 /** `/search?q=&kinds=&tool=&project=&session=&storage=&when=&view=`: every choice lives in the URL. */
@@ -54,7 +55,7 @@ export function SearchRoute() {
   }
   const filtered = () => kinds().length > 0 || !!params.tool || !!params.project || !!params.when
   const writable = () => storage.data()?.supported.write !== false
-  useTitle(() => (params.q ? `Search: ${params.q}` : 'Search'))
+  useTitle(() => (query() ? `Search: ${quoteTyped(query(), 60)}` : 'Search'))
 
   let timer: ReturnType<typeof setTimeout> | undefined
   const onType = (text: string) => {

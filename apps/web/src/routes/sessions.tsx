@@ -9,7 +9,7 @@ import { SessionList } from '../features/sessions/session-list'
 import { createProjects, createSessionList, type SessionFilters as Filters } from '../features/sessions/sessions.data'
 import { ListSkeleton } from '../components/skeleton'
 import { useApi } from '../lib/api-context'
-import { formatBytes, plural } from '../lib/format'
+import { formatBytes, plural, quoteTyped } from '../lib/format'
 import { useListMemory } from '../lib/list-memory'
 import { isValidId, sessionHref } from '../lib/links'
 import { totalBytes } from '../features/sessions/session-row'
@@ -113,7 +113,7 @@ export function SessionsRoute() {
         </Match>
         <Match when={list.sessions().length === 0 && filtered()}>
           <EmptyState title="No sessions match" icon="∅" action={<button type="button" class="button" onClick={clear}>Clear filters</button>}>
-            <p>Nothing{params.q ? <> with <strong>“{params.q}”</strong> in its title</> : ''} in this view. Titles are matched as you type; try fewer letters or another project.</p>
+            <p>Nothing{params.q ? <> with <strong>{quoteTyped(params.q)}</strong> in its title</> : ''} in this view. Titles are matched as you type; try fewer letters or another project.</p>
           </EmptyState>
         </Match>
         <Match when={list.sessions().length === 0}>

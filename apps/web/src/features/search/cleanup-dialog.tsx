@@ -2,7 +2,7 @@ import { A } from '@solidjs/router'
 import { For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
 import { describeProblem } from '../../lib/errors'
-import { formatBytes, formatCount, plural } from '../../lib/format'
+import { formatBytes, formatCount, plural, quoteTyped } from '../../lib/format'
 import type { Candidates, Cleanup, CleanupProgress } from './cleanup.data'
 
 const REASONS: Record<string, string> = {
@@ -109,7 +109,7 @@ export function CleanupDialog(props: { cleanup: Cleanup; query: string; capped: 
           <Match when={state().phase === 'review' && (state() as { candidates: Candidates })}>
             {(s) => (
               <>
-                <h2>Remove the tool calls and reasoning behind “{props.query}”?</h2>
+                <h2>Remove the tool calls and reasoning behind {quoteTyped(props.query)}?</h2>
                 <Show when={s().candidates.totals.messages > 0} fallback={<p>Nothing to remove: the matching messages have no finished tool calls or reasoning left.</p>}>
                   <Plan candidates={s().candidates} query={props.query} />
                   <Show when={props.capped}>

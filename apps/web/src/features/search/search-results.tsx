@@ -3,6 +3,7 @@ import { For, Match, Show, Switch } from 'solid-js'
 import { EmptyState } from '../../components/empty-state'
 import { ErrorPanel } from '../../components/error-panel'
 import { SearchGlyph } from '../../components/search-field'
+import { quoteTyped } from '../../lib/format'
 import { ListSkeleton } from '../../components/skeleton'
 import { HitList } from './hit-list'
 import type { SearchState } from './search.data'
@@ -67,7 +68,7 @@ export function SearchResults(props: SearchResultsProps) {
       </Match>
       <Match when={s().hits().length === 0 && s().loading() === false}>
         <EmptyState title="No matches" icon="∅">
-          <p>Nothing in this history matches “{props.query}”{props.filtered ? ' with these filters' : ''}.</p>
+          <p>Nothing in this history matches {quoteTyped(props.query)}{props.filtered ? ' with these filters' : ''}.</p>
           <p class="muted">{props.filtered ? 'Try fewer words, a prefix (auth*), or reset the filters.' : 'Try fewer words, or a prefix (auth*).'}</p>
         </EmptyState>
       </Match>
