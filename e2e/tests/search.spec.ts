@@ -299,8 +299,13 @@ test.describe('search', () => {
     await expect(page.locator('.hit-kind', { hasText: 'Tool' })).toHaveCount(0)
     expect(await hits.count()).toBeLessThan(before)
     await page.getByRole('button', { name: 'Clean up matching…' }).click()
-    await expect(page.getByText('Nothing to remove')).toBeVisible()
+    await expect(dialog.getByRole('heading', { name: 'Nothing left to clean up' })).toBeVisible()
+    await expect(dialog.getByRole('button', { name: /Remove from/ })).toHaveCount(0)
     await page.keyboard.press('Escape')
+    // With only tool hits asked for, the empty answer is the clean-up's doing, and says so.
+    await page.getByRole('button', { name: 'Tool', exact: true }).click()
+    await expect(page.locator('.empty-state h2')).toHaveText('Cleaned up')
+    await page.getByRole('button', { name: 'Tool', exact: true }).click()
 
     await hits.first().click()
     await expect(page.locator('h1.session-name')).toHaveText('Plan stdin support')

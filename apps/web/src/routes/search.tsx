@@ -186,6 +186,7 @@ export function SearchRoute() {
         searching={!!input()}
         unsearchable={input() ? null : hint()}
         filtered={filtered()}
+        cleaned={cleanup.cleaned()}
         view={view()}
         selected={selected()}
         onSelect={setSelected}

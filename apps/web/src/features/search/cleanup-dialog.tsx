@@ -109,8 +109,20 @@ export function CleanupDialog(props: { cleanup: Cleanup; query: string; capped: 
           <Match when={state().phase === 'review' && (state() as { candidates: Candidates })}>
             {(s) => (
               <>
-                <h2>Remove the tool calls and reasoning behind {quoteTyped(props.query)}?</h2>
-                <Show when={s().candidates.totals.messages > 0} fallback={<p>Nothing to remove: the matching messages have no finished tool calls or reasoning left.</p>}>
+                <Show
+                  when={s().candidates.totals.messages > 0}
+                  fallback={
+                    <>
+                      <h2>Nothing left to clean up</h2>
+                      <p>The messages behind {quoteTyped(props.query)} have no finished tool calls or reasoning left to remove.</p>
+                      <Skipped candidates={s().candidates} />
+                      <div class="dialog-actions">
+                        <button type="button" class="button" onClick={() => props.cleanup.close()} autofocus>Close</button>
+                      </div>
+                    </>
+                  }
+                >
+                  <h2>Remove the tool calls and reasoning behind {quoteTyped(props.query)}?</h2>
                   <Plan candidates={s().candidates} query={props.query} />
                   <Show when={props.capped}>
                     <p class="banner banner-warn small">This covers every match, also the older ones the results list leaves out (it ranks only the newest).</p>
@@ -119,14 +131,14 @@ export function CleanupDialog(props: { cleanup: Cleanup; query: string; capped: 
                     Only finished assistant messages that match lose their tool calls and reasoning; text, user messages and token totals stay.
                     Each message is pruned only if it is still exactly as planned.
                   </p>
+                  <Skipped candidates={s().candidates} />
+                  <div class="dialog-actions">
+                    <button type="button" class="button button-quiet" onClick={() => props.cleanup.close()}>Keep everything</button>
+                    <button type="button" class="button button-danger" onClick={() => void props.cleanup.confirm()} autofocus>
+                      Remove from {plural(s().candidates.totals.messages, 'message')}
+                    </button>
+                  </div>
                 </Show>
-                <Skipped candidates={s().candidates} />
-                <div class="dialog-actions">
-                  <button type="button" class="button button-quiet" onClick={() => props.cleanup.close()}>Keep everything</button>
-                  <button type="button" class="button button-danger" disabled={s().candidates.totals.messages === 0} onClick={() => void props.cleanup.confirm()} autofocus>
-                    Remove from {plural(s().candidates.totals.messages, 'message')}
-                  </button>
-                </div>
               </>
             )}
           </Match>

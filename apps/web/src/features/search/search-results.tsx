@@ -20,6 +20,8 @@ export interface SearchResultsProps {
   recentHref: (query: string) => string
   onForgetRecent: () => void
   filtered: boolean
+  /** A clean-up from these results removed what matched: an empty answer says so. */
+  cleaned: boolean
   view: 'sessions' | 'flat'
   selected: number
   onSelect: (index: number) => void
@@ -65,6 +67,11 @@ export function SearchResults(props: SearchResultsProps) {
       </Match>
       <Match when={s().loading() === 'initial' && s().hits().length === 0}>
         <ListSkeleton rows={6} />
+      </Match>
+      <Match when={s().hits().length === 0 && s().loading() === false && props.cleaned}>
+        <EmptyState title="Cleaned up" icon="✓">
+          <p>The tool calls and reasoning that matched {quoteTyped(props.query)} are gone, and nothing else here matches it{props.filtered ? ' with these filters' : ''}.</p>
+        </EmptyState>
       </Match>
       <Match when={s().hits().length === 0 && s().loading() === false}>
         <EmptyState title="No matches" icon="∅">
