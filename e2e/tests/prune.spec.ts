@@ -78,6 +78,8 @@ test.describe('prune', () => {
     // Both tabs re-read the native rows: two tool calls fewer, the reasoning gone, without reloading.
     await expect(page.locator('.tool-call')).toHaveCount(before - 2)
     await expect(other.locator('.tool-call')).toHaveCount(before - 2)
+    // Where the parts were, both tabs say Loupe removed them (from the receipts).
+    for (const tab of [page, other]) await expect(tab.locator('.pruned-note').first()).toContainText(/removed here by Loupe/)
     await expect(bar).not.toContainText('selected')
     // Both headers show the smaller size: this tab from its own run, the other from events.pruned.
     await expect(stored(other)).not.toHaveAttribute('title', storedBefore!)
@@ -99,6 +101,9 @@ test.describe('prune', () => {
     await expect(bar).toContainText('No tool calls or reasoning left')
     await expect(page.locator('.tool-call')).toHaveCount(0)
     await expect(page.locator('.message-assistant').first()).toBeVisible()
+    // Opened again later, the transcript still says where parts were taken out.
+    await page.reload()
+    await expect(page.locator('.pruned-note').first()).toContainText(/removed here by Loupe/)
     await snapshot(page, testInfo, 'prune-07-session-clean')
   })
 

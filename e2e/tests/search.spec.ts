@@ -310,5 +310,6 @@ test.describe('search', () => {
     await hits.first().click()
     await expect(page.locator('h1.session-name')).toHaveText('Plan stdin support')
     await expect(page.locator('.tool-call')).toHaveCount(0)
+    await expect(page.locator('.pruned-note').first()).toContainText(/removed here by Loupe/)
   })
 })

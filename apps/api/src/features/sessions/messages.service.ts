@@ -3,7 +3,8 @@ import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { MessageKey, MessageSlot, MessageWindow, OpenCodeStore } from '../../store/store.js'
 import { resolveSession } from './resolve-session.js'
-import type { GetMessageInput, ListMessagesInput } from './sessions.schema.js'
+import { createReceiptStore, type PruneNote } from '../pruning/receipts.store.js'
+import type { GetMessageInput, ListMessagesInput, PruneNotesInput } from './sessions.schema.js'
 
 type PageCursor = { dir: 'older' | 'newer'; t: number; id: string }
 const isPageCursor = (p: unknown): p is PageCursor => {
@@ -107,5 +108,20 @@ export function getMessage(deps: AppDeps, input: GetMessageInput): NativeMessage
     const [message] = store.loadMessages(db, session.id, [input.messageID])
     if (!message) throw new AppError('not_found', `No message ${input.messageID} in this session.`)
     return message
+  })
+}
+
+/**
+ * What Loupe removed from these messages of a session, from its prune receipts (which live in
+ * OpenCode's file beside the change): the transcript shows where parts were taken out.
+ */
+export function pruneNotes(deps: AppDeps, input: PruneNotesInput): { notes: PruneNote[] } {
+  const { store, session } = resolveSession(deps.opencode, input.sessionID, input.storage)
+  const { db } = deps.opencode
+  const receipts = createReceiptStore(deps.opencode.layout)
+  return db.read(() => {
+    // Only ids of this session's messages: another session's receipts are not this page's business.
+    const own = [...new Set(input.messageIDs)].filter((id) => store.findMessageKey(db, session.id, id) !== undefined)
+    return { notes: receipts.notes(db, own) }
   })
 }

@@ -1,7 +1,7 @@
 import { publicProcedure, router } from '../../trpc/init.js'
 import { breakdownSession } from './breakdown.service.js'
-import { getMessage, listMessages } from './messages.service.js'
-import { getMessageInput, getSessionInput, listMessagesInput, listSessionsInput } from './sessions.schema.js'
+import { getMessage, listMessages, pruneNotes } from './messages.service.js'
+import { getMessageInput, getSessionInput, listMessagesInput, listSessionsInput, pruneNotesInput } from './sessions.schema.js'
 import { getSession, listProjects, listSessions } from './sessions.service.js'
 
 export const sessionsRouter = router({
@@ -11,4 +11,6 @@ export const sessionsRouter = router({
   breakdown: publicProcedure.input(getSessionInput).query(({ ctx, input }) => breakdownSession(ctx.deps, input)),
   messages: publicProcedure.input(listMessagesInput).query(({ ctx, input }) => listMessages(ctx.deps, input)),
   message: publicProcedure.input(getMessageInput).query(({ ctx, input }) => getMessage(ctx.deps, input)),
+  /** Where Loupe pruned these messages (parts removed, when), for a note in the transcript. */
+  pruneNotes: publicProcedure.input(pruneNotesInput).query(({ ctx, input }) => pruneNotes(ctx.deps, input)),
 })

@@ -37,3 +37,11 @@ export const getMessageInput = z.strictObject({
   messageID: sessionIdSchema,
 })
 export type GetMessageInput = z.infer<typeof getMessageInput>
+
+export const pruneNotesInput = z.strictObject({
+  sessionID: sessionIdSchema,
+  storage: storageSchema.optional(),
+  /** The messages on screen: a transcript page holds at most this many. */
+  messageIDs: z.array(sessionIdSchema).min(1).max(LIMITS.pageSizeMax),
+})
+export type PruneNotesInput = z.infer<typeof pruneNotesInput>

@@ -4,7 +4,7 @@ import { v1Assistant, v1User, v2Assistant, v2User } from './fixtures.test-data'
 import { toMessageModel } from './message-model'
 import { MessageView } from './message-view'
 
-const renderMessage = (message: Parameters<typeof toMessageModel>[0], extra: { highlightPart?: string; reverted?: boolean } = {}) =>
+const renderMessage = (message: Parameters<typeof toMessageModel>[0], extra: { highlightPart?: string; reverted?: boolean; pruned?: { parts: number; at: number } } = {}) =>
   render(() => <MessageView message={toMessageModel(message)} now={1_795_982_600_000} {...extra} />)
 
 describe('MessageView', () => {
@@ -44,6 +44,13 @@ describe('MessageView', () => {
     expect(reasoning.querySelector('[aria-expanded="false"]')).not.toBeNull()
     expect(container.querySelector('.usage-line')?.textContent).toContain('2.6k tokens')
     expect(container.querySelector('.usage-line')?.textContent).toContain('$0.0015')
+  })
+
+  it('says where Loupe pruned parts of a message, and says nothing elsewhere', () => {
+    const { container } = renderMessage(v1Assistant, { pruned: { parts: 3, at: 1_795_982_600_000 - 2 * 3_600_000 } })
+    expect(container.querySelector('.pruned-note')?.textContent).toBe('3 tool calls or reasoning parts were removed here by Loupe 2 h ago.')
+    expect(renderMessage(v1Assistant, { pruned: { parts: 1, at: 1_795_982_600_000 } }).container.querySelector('.pruned-note')?.textContent).toMatch(/^A tool call or reasoning part was removed here by Loupe/)
+    expect(renderMessage(v1Assistant).container.querySelector('.pruned-note')).toBeNull()
   })
 
   it('shows an unknown part as a neutral chip instead of failing', () => {

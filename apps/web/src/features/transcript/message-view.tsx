@@ -16,6 +16,8 @@ export interface MessageViewProps {
   continued?: boolean
   /** A staged revert hides this message in OpenCode. */
   reverted?: boolean
+  /** Loupe pruned parts of this message (its receipts say how many, and when). */
+  pruned?: { parts: number; at: number }
   now?: number
   /** Slots for selection and pruning: a control per message and per part. */
   controls?: (message: MessageModel) => JSX.Element
@@ -67,6 +69,14 @@ export function MessageView(props: MessageViewProps) {
         <div class="message-body">
           <Show when={props.message.error}>
             <div class="message-error" role="note">{props.message.error}</div>
+          </Show>
+          <Show when={props.pruned}>
+            {(note) => (
+              <p class="pruned-note" role="note">
+                {note().parts === 1 ? 'A tool call or reasoning part was' : `${note().parts} tool calls or reasoning parts were`} removed here by Loupe{' '}
+                <RelativeTime at={note().at} now={props.now} />.
+              </p>
+            )}
           </Show>
           <Show when={props.message.omittedBytes !== undefined}>
             <div class="omitted">

@@ -1,6 +1,6 @@
 import type { NativeMessage, StorageGeneration } from '@loupe/domain'
 import { batch, createMemo, createSignal, onCleanup, type Accessor } from 'solid-js'
-import type { Api, RouterInputs } from '../../lib/trpc'
+import type { Api, RouterInputs, RouterOutputs } from '../../lib/trpc'
 
 /** A session as the API addresses it; without `storage` the API prefers the 2.x copy. */
 export interface TranscriptRef {
@@ -16,8 +16,13 @@ interface Page {
 
 export type TranscriptStart = { around: string } | { anchor: 'latest' | 'earliest' }
 
+/** Where Loupe pruned a message: parts removed in all, and when it last did. */
+export type PruneNote = RouterOutputs['sessions']['pruneNotes']['notes'][number]
+
 export interface TranscriptWindow {
   messages: Accessor<NativeMessage[]>
+  /** Notes of the loaded messages that Loupe pruned, by message id. */
+  notes: Accessor<ReadonlyMap<string, PruneNote>>
   total: Accessor<number>
   loading: Accessor<'open' | 'older' | 'newer' | false>
   error: Accessor<unknown>
@@ -52,8 +57,29 @@ export function createTranscript(api: Api, ref: Accessor<TranscriptRef>, options
   const [total, setTotal] = createSignal(0)
   const [loading, setLoading] = createSignal<'open' | 'older' | 'newer' | false>(false)
   const [error, setError] = createSignal<unknown>()
+  const [notes, setNotes] = createSignal<ReadonlyMap<string, PruneNote>>(new Map())
   let controller: AbortController | undefined
   onCleanup(() => controller?.abort())
+
+  // Best effort: a transcript without its notes still reads right, so a failure is not shown.
+  async function readNotes(messageIDs: readonly string[]) {
+    if (messageIDs.length === 0) return
+    try {
+      const { notes: found } = await api.sessions.pruneNotes.query({ ...ref(), messageIDs: [...messageIDs] })
+      setNotes((current) => {
+        const next = new Map(current)
+        for (const id of messageIDs) next.delete(id)
+        for (const note of found) next.set(note.messageID, note)
+        return next
+      })
+    } catch {
+      // As above.
+    }
+  }
+  const withNotes = <T extends { messages: NativeMessage[] } | undefined>(page: T): T => {
+    if (page) void readNotes(page.messages.map((m) => m.id as string))
+    return page
+  }
 
   async function fetchPage(kind: 'open' | 'older' | 'newer', extra: Partial<RouterInputs['sessions']['messages']>) {
     if (kind !== 'open' && loading()) return undefined
@@ -87,6 +113,7 @@ export function createTranscript(api: Api, ref: Accessor<TranscriptRef>, options
         const fresh = await api.sessions.message.query({ ...ref(), messageID })
         if (epochs.get(messageID) !== epoch) return
         setPages((current) => current.map((p) => ({ ...p, messages: p.messages.map((m) => (m.id === messageID ? fresh : m)) })))
+        void readNotes([messageID])
         return
       } catch {
         if (epochs.get(messageID) !== epoch) return
@@ -98,6 +125,7 @@ export function createTranscript(api: Api, ref: Accessor<TranscriptRef>, options
   const messages = createMemo(() => pages().flatMap((p) => p.messages))
   return {
     messages,
+    notes,
     total,
     loading,
     error,
@@ -105,13 +133,14 @@ export function createTranscript(api: Api, ref: Accessor<TranscriptRef>, options
     hasNewer: () => (pages().at(-1)?.newer ?? null) !== null,
     async open(start) {
       setPages([])
-      const page = await fetchPage('open', start)
+      setNotes(new Map())
+      const page = withNotes(await fetchPage('open', start))
       if (page) setPages([page])
     },
     async loadOlder() {
       const cursor = pages()[0]?.older
       if (!cursor) return false
-      const page = await fetchPage('older', { cursor })
+      const page = withNotes(await fetchPage('older', { cursor }))
       if (!page || page.messages.length === 0) return false
       setPages((current) => [page, ...current].slice(0, maxPages))
       return true
@@ -122,7 +151,7 @@ export function createTranscript(api: Api, ref: Accessor<TranscriptRef>, options
     async loadNewer() {
       const cursor = pages().at(-1)?.newer
       if (!cursor) return false
-      const page = await fetchPage('newer', { cursor })
+      const page = withNotes(await fetchPage('newer', { cursor }))
       if (!page || page.messages.length === 0) return false
       setPages((current) => [...current, page].slice(-maxPages))
       return true

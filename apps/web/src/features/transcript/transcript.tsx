@@ -78,6 +78,7 @@ export function Transcript(props: TranscriptProps) {
               highlightQuery={props.target.m === message.id ? props.target.hl : undefined}
               active={nav.active() === message.id}
               reverted={reverted(message.id)}
+              pruned={win.notes().get(message.id)}
               controls={props.controls}
               itemControls={props.itemControls}
             />
