@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { HitList } from './hit-list'
 import { groupBySession, groupedOrder, hitHref } from './hit-model'
 import type { SearchHit } from './search.data'
-import { tidySegments } from './snippet'
+import { plainProse, tidySegments } from './snippet'
 
 const hit = (over: Partial<SearchHit>): SearchHit => ({
   sessionID: 'ses_a', storage: 'v1', sessionTitle: 'Alpha', sessionDirectory: '/home/dev/code/alpha', messageID: 'msg_1', kind: 'text',
@@ -43,6 +43,14 @@ describe('hit model', () => {
     ])
     expect(groupedOrder(more, [3])).toEqual([0, 2, 1, 3, 4, 5])
     expect(groupedOrder(more)).toEqual([0, 2, 3, 1, 5, 4])
+  })
+
+  it('reads a prose snippet without the Markdown marks the transcript renders away', () => {
+    const seg = (text: string, match = false) => ({ text, match })
+    expect(plainProse([seg('## Plan\n**Keyset** uses `'), seg('cursor', true), seg('` rows.\n> note: __init__ and a * b')]))
+      .toEqual([seg('Plan\nKeyset uses '), seg('cursor', true), seg(' rows.\nnote: __init__ and a * b')])
+    // A heading mark is only one at the start of a line, never in the middle of a segment's text.
+    expect(plainProse([seg('see '), seg('issue', true), seg(' # 12 and > 3')])).toEqual([seg('see '), seg('issue', true), seg(' # 12 and > 3')])
   })
 
   it('drops blank lines and outer whitespace from snippets', () => {

@@ -31,6 +31,9 @@ type RowProps = { hit: SearchHit; query?: string; index: number; selected: boole
  * keys, Back restoring a place, more results loading) get mouse events too, with no movement, and
  * would take the keyboard's selection away.
  */
+/** Kinds whose text is Markdown, shown rendered in the transcript. */
+const PROSE = new Set(['text', 'reasoning', 'user'])
+
 const pointerMoved = (event: MouseEvent) => event.movementX !== 0 || event.movementY !== 0
 
 function HitRow(props: RowProps) {
@@ -57,7 +60,7 @@ function HitRow(props: RowProps) {
         <Show when={props.showSession && props.hit.kind !== 'title'}>
           <span class="hit-session">{untitled()}</span>
         </Show>
-        <Snippet segments={props.hit.snippet} class="hit-snippet" />
+        <Snippet segments={props.hit.snippet} class="hit-snippet" prose={PROSE.has(props.hit.kind)} />
       </span>
       <RelativeTime at={props.hit.time} now={props.now} class="hit-time" />
     </A>

@@ -14,11 +14,23 @@ export function tidySegments(segments: readonly SnippetSegment[]): SnippetSegmen
   return out.filter((s) => s.text)
 }
 
+/**
+ * Markdown's marks that the transcript renders away (`**bold**`, `` `code` ``, `### heading`,
+ * `> quote`), dropped from a prose snippet so it reads like the text it leads to. Matched
+ * pieces stay as found; `__` and single `*` stay too (`__init__`, `a * b`).
+ */
+export function plainProse(segments: readonly SnippetSegment[]): SnippetSegment[] {
+  return segments.map((s, i) => (s.match ? s : {
+    ...s,
+    text: s.text.replace(/\*\*|`/g, '').replace(i === 0 ? /(^|\n)[ \t]*(?:#{1,6}|>)[ \t]+/g : /(\n)[ \t]*(?:#{1,6}|>)[ \t]+/g, '$1'),
+  }))
+}
+
 /** A search snippet: matched pieces in <mark>, everything as text nodes (never HTML). */
-export function Snippet(props: { segments: SnippetSegment[]; class?: string }) {
+export function Snippet(props: { segments: SnippetSegment[]; class?: string; prose?: boolean }) {
   return (
     <span class={props.class ?? 'snippet'}>
-      <For each={tidySegments(props.segments)}>{(s) => (s.match ? <mark>{s.text}</mark> : <>{s.text}</>)}</For>
+      <For each={tidySegments(props.prose ? plainProse(props.segments) : props.segments)}>{(s) => (s.match ? <mark>{s.text}</mark> : <>{s.text}</>)}</For>
     </span>
   )
 }
