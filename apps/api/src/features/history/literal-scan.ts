@@ -50,7 +50,7 @@ function toHit(doc: DocInput, matcher: LiteralMatcher): SearchHit {
 
 /**
  * Session titles in `gen:id` order from after `position.title`, until `full()`: a word in a
- * thousand titles fills pages of the same bounds as parts do. True when it stopped early.
+ * thousand titles fills pages of at most 32 hits, as parts do. True when it stopped early.
  */
 function scanTitles(sessions: SourceSession[], position: ScanPosition, consider: (doc: DocInput) => void, full: () => boolean): boolean {
   const keyed = sessions.map((s) => ({ s, key: `${s.gen}:${s.id}` })).filter(({ key }) => position.title === undefined || key > position.title)
@@ -91,7 +91,9 @@ export function scanPage(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope
   deps.opencode.db.read(() => {
     while (position.phase !== 'done' && hits.length < maxHits && performance.now() - t0 < budgetMs) {
       if (position.phase === 'titles') {
-        if (scanTitles(source.sessions(), position, consider, () => hits.length >= maxHits || performance.now() - t0 >= budgetMs)) continue
+        // Titles are short: all of them take a few ms, so only the hits bound this phase's page (the
+        // time budget would stop a page of 20,000 sessions after the read, one title in).
+        if (scanTitles(source.sessions(), position, consider, () => hits.length >= maxHits)) continue
         position.phase = source.generations.v1 ? 'v1' : source.generations.v2 ? 'v2' : 'done'
         delete position.title
         continue
