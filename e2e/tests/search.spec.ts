@@ -281,6 +281,10 @@ test.describe('search', () => {
     await expect(hits.first()).toBeVisible()
     await expect(page.locator('.hit-kind', { hasText: 'Tool' }).first()).toBeVisible()
     const before = await hits.count()
+    // The tool calls that match: clean-up covers the messages behind exactly these results.
+    const toolFilter = page.getByRole('button', { name: 'Tool', exact: true })
+    await toolFilter.click()
+    await expect(page).toHaveURL(/kinds=tool/)
 
     await page.getByRole('button', { name: 'Clean up matching…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Clean up matching' })
@@ -294,18 +298,27 @@ test.describe('search', () => {
     await expect(dialog).toContainText(/Removed \d+ parts? \(/)
     await snapshot(page, testInfo, 'search-05-cleanup-done')
     await dialog.getByRole('button', { name: 'Close', exact: true }).filter({ hasText: 'Close' }).click()
+    // This search's empty answer is the clean-up's doing, and says so.
+    await expect(page.locator('.empty-state h2')).toHaveText('Cleaned up')
 
-    // The index dropped the pruned parts in the same request: only text hits remain.
+    // The index dropped the pruned parts in the same request: without the filter, only text hits remain.
+    await toolFilter.click()
+    await expect(hits.first()).toBeVisible()
     await expect(page.locator('.hit-kind', { hasText: 'Tool' })).toHaveCount(0)
     expect(await hits.count()).toBeLessThan(before)
+    // The messages behind the text hits may hold other tool calls: clean those too, then nothing is left.
     await page.getByRole('button', { name: 'Clean up matching…' }).click()
+    await expect(dialog.getByRole('heading')).toHaveText(/Remove the tool calls|Nothing left/)
+    const again = dialog.getByRole('button', { name: /Remove from \d+ message/ })
+    if (await again.isVisible()) {
+      await again.click()
+      await expect(dialog.getByRole('heading', { name: 'Done' })).toBeVisible()
+      await dialog.getByRole('button', { name: 'Close', exact: true }).filter({ hasText: 'Close' }).click()
+      await page.getByRole('button', { name: 'Clean up matching…' }).click()
+    }
     await expect(dialog.getByRole('heading', { name: 'Nothing left to clean up' })).toBeVisible()
     await expect(dialog.getByRole('button', { name: /Remove from/ })).toHaveCount(0)
     await page.keyboard.press('Escape')
-    // With only tool hits asked for, the empty answer is the clean-up's doing, and says so.
-    await page.getByRole('button', { name: 'Tool', exact: true }).click()
-    await expect(page.locator('.empty-state h2')).toHaveText('Cleaned up')
-    await page.getByRole('button', { name: 'Tool', exact: true }).click()
 
     await hits.first().click()
     await expect(page.locator('h1.session-name')).toHaveText('Plan stdin support')

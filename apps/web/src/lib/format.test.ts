@@ -76,5 +76,7 @@ describe('quoteTyped', () => {
     expect([...long]).toHaveLength(80 + 2)
     expect(long.endsWith('…”')).toBe(true)
     expect(quoteTyped('é'.repeat(100), 10)).toBe(`“${'é'.repeat(9)}…”`)
+    expect(quoteTyped(`"${'lorem ipsum '.repeat(20)}"`, 20)).toBe('"lorem ipsum lorem…"')
+    expect(quoteTyped('"unclosed phrase')).toBe('"unclosed phrase"')
   })
 })

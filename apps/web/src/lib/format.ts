@@ -81,6 +81,9 @@ export const QUOTED_CHARS = 80
  */
 export function quoteTyped(text: string, max = QUOTED_CHARS): string {
   const flat = text.trim().replace(/\s+/g, ' ')
-  const cut = [...flat].length > max ? `${[...flat].slice(0, max - 1).join('').trimEnd()}…` : flat
-  return /^"[^"]*"$/.test(flat) ? cut : `“${cut}”`
+  const long = [...flat].length > max
+  const cut = long ? `${[...flat].slice(0, max - 1).join('').trimEnd()}…` : flat
+  if (!/^"[^"]*"?$/.test(flat) || flat.length < 2) return `“${cut}”`
+  // One phrase, quoted already: cut, it keeps its closing quote.
+  return long || !flat.endsWith('"') ? `${cut}"` : cut
 }

@@ -67,14 +67,14 @@ export async function runCleanup(api: Api, input: SearchInput, first: Candidates
 /** The clean-up dialog's state: plan, review, run with progress and stop, outcome. */
 export function createCleanup(api: Api, input: Accessor<SearchInput | null>, onFinished: () => void) {
   const [state, setState] = createSignal<CleanupState>({ phase: 'closed' })
-  // The query a clean-up last removed something for: an empty answer to it (with any filters) is
-  // the clean-up's doing.
+  // The search (query and filters) a clean-up last removed something for: an empty answer to
+  // exactly that search is the clean-up's doing; another filter's empty answer is not.
   const [cleanedFor, setCleanedFor] = createSignal<string | null>(null)
   let controller: AbortController | undefined
   return {
     state,
-    /** The current query's matches were cleaned up (parts removed) while the page was open. */
-    cleaned: () => cleanedFor() !== null && cleanedFor() === input()?.query,
+    /** This very search's matches were cleaned up (parts removed) while the page was open. */
+    cleaned: () => cleanedFor() !== null && cleanedFor() === JSON.stringify(input()),
     async open() {
       const current = input()
       if (!current) return
@@ -95,7 +95,7 @@ export function createCleanup(api: Api, input: Accessor<SearchInput | null>, onF
       try {
         const progress = await runCleanup(api, current, s.candidates, (p) => setState({ phase: 'running', candidates: s.candidates, progress: p }), controller.signal)
         setState({ phase: 'done', candidates: s.candidates, progress, cancelled: controller.signal.aborted })
-        if (progress.removedParts > 0) setCleanedFor(current.query)
+        if (progress.removedParts > 0) setCleanedFor(JSON.stringify(current))
       } catch (error) {
         setState({ phase: 'error', error })
       }

@@ -49,6 +49,9 @@ describe('hit model', () => {
     const seg = (text: string, match = false) => ({ text, match })
     expect(plainProse([seg('## Plan\n**Keyset** uses `'), seg('cursor', true), seg('` rows.\n> note: __init__ and a * b')]))
       .toEqual([seg('Plan\nKeyset uses '), seg('cursor', true), seg(' rows.\nnote: __init__ and a * b')])
+    // A phrase matches across the marks: its piece loses them too.
+    expect(plainProse([seg('map '), seg('onto the **last source', true), seg(' column'), seg('look at `src/resize.rs', true)]))
+      .toEqual([seg('map '), seg('onto the last source', true), seg(' column'), seg('look at src/resize.rs', true)])
     // A heading mark is only one at the start of a line, never in the middle of a segment's text.
     expect(plainProse([seg('see '), seg('issue', true), seg(' # 12 and > 3')])).toEqual([seg('see '), seg('issue', true), seg(' # 12 and > 3')])
   })

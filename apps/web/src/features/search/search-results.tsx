@@ -30,7 +30,9 @@ export interface SearchResultsProps {
 
 const SyntaxHelp = () => (
   <p class="syntax-help">
-    <code>login bug</code> all words · <code>"exact phrase"</code> · <code>-draft</code> exclude · <code>auth*</code> prefix · <code>1137</code> finds <code>PR1137</code>
+    {/* Each example stays on one line with what it does. */}
+    <span><code>login bug</code> all words</span> · <span><code>"exact phrase"</code></span> · <span><code>-draft</code> exclude</span> ·{' '}
+    <span><code>auth*</code> prefix</span> · <span><code>1137</code> finds <code>PR1137</code></span>
   </p>
 )
 

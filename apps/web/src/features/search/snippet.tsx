@@ -16,11 +16,12 @@ export function tidySegments(segments: readonly SnippetSegment[]): SnippetSegmen
 
 /**
  * Markdown's marks that the transcript renders away (`**bold**`, `` `code` ``, `### heading`,
- * `> quote`), dropped from a prose snippet so it reads like the text it leads to. Matched
- * pieces stay as found; `__` and single `*` stay too (`__init__`, `a * b`).
+ * `> quote`), dropped from a prose snippet so it reads like the text it leads to; a phrase's
+ * matched piece may hold some too (it matched across them). `__` and single `*` stay
+ * (`__init__`, `a * b`).
  */
 export function plainProse(segments: readonly SnippetSegment[]): SnippetSegment[] {
-  return segments.map((s, i) => (s.match ? s : {
+  return segments.map((s, i) => ({
     ...s,
     text: s.text.replace(/\*\*|`/g, '').replace(i === 0 ? /(^|\n)[ \t]*(?:#{1,6}|>)[ \t]+/g : /(\n)[ \t]*(?:#{1,6}|>)[ \t]+/g, '$1'),
   }))
