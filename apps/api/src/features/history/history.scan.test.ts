@@ -11,6 +11,7 @@ const key = (h: { messageID: string | null; partID?: string; index?: number; kin
 async function scanAll(caller: Caller, query: string, between?: () => void) {
   const keys: string[] = []
   const hits: SearchHit[] = []
+  const progress: number[] = []
   let cursor: string | undefined
   let pages = 0
   for (; pages < 10_000; pages++) {
@@ -19,11 +20,12 @@ async function scanAll(caller: Caller, query: string, between?: () => void) {
     expect(answer.hits.length).toBeLessThanOrEqual(32)
     keys.push(...answer.hits.map(key))
     hits.push(...answer.hits)
+    progress.push(answer.scan!.progress)
     if (!answer.cursor) break
     cursor = answer.cursor
     between?.()
   }
-  return { keys, pages, hits }
+  return { keys, pages, hits, progress }
 }
 
 describe('history.search while the index is not ready (literal scan)', () => {
@@ -60,6 +62,10 @@ describe('history.search while the index is not ready (literal scan)', () => {
   it('finds the same documents as the index, across pages, case- and accent-insensitively', async () => {
     const scanned = await scanAll(caller, 'heron')
     expect(scanned.pages).toBeGreaterThan(1)
+    // How far through history each page is: rising, 1 once the scan is over.
+    expect(scanned.progress.at(-1)).toBe(1)
+    expect(scanned.progress.every((p, i) => p >= 0 && p <= 1 && (i === 0 || p >= scanned.progress[i - 1]!))).toBe(true)
+    expect(scanned.progress.slice(0, -1).some((p) => p > 0 && p < 1)).toBe(true)
     expect(new Set(scanned.keys).size).toBe(80)
     const accents = await scanAll(caller, 'reflexion')
     expect(accents.keys.filter((k) => k.startsWith('tool:'))).toHaveLength(40)

@@ -36,7 +36,8 @@ export interface SearchAnswer {
   /** Ranked candidates in this answer (index mode), for "N results". */
   total: number | null
   /** Rows the literal scan read for this page, and where it stands. */
-  scan: { scanned: number; done: boolean } | null
+  /** The literal scan's page: rows read, whether it is over, and how far through history it is (0–1). */
+  scan: { scanned: number; done: boolean; progress: number } | null
   index: { state: IndexState; indexedParts: number; totalParts: number }
   notice: string | null
 }
@@ -102,6 +103,14 @@ function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, ba
   }
 }
 
+/** How far a scan is through the rows it will visit (row ids stand in for row counts). */
+function scanProgress(p: ScanPosition): number {
+  const total = p.h1 + p.h2
+  if (total === 0 || p.phase === 'titles') return 0
+  const read = p.phase === 'v1' ? p.after : p.h1 + p.after
+  return Math.min(1, read / total)
+}
+
 function scanAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, from: ScanPosition | undefined, limit: number): SearchAnswer {
   const start = from ?? deps.opencode.db.read(() => startScan(scope))
   const page = scanPage(deps, query, scope, start, Math.min(limit, SCAN_LIMITS.hits))
@@ -117,7 +126,7 @@ function scanAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, bas
     mode: 'scan',
     hits,
     cursor: done ? null : encodeCursor('history', scope.binding, { m: 's', p: page.position } satisfies ScanCursor),
-    scan: { scanned: page.scanned, done },
+    scan: { scanned: page.scanned, done, progress: done ? 1 : scanProgress(page.position) },
     notice: base.index.state === 'building'
       ? 'The search index is still being built; these are literal matches in storage order, one page at a time.'
       : base.index.state === 'unavailable' ? 'Full-text search is unavailable here; these are literal matches in storage order.' : null,

@@ -7,6 +7,7 @@ import { quoteTyped } from '../../lib/format'
 import { ListSkeleton } from '../../components/skeleton'
 import { HitList } from './hit-list'
 import type { SearchState } from './search.data'
+import { scannedPercent } from './search-summary'
 
 export interface SearchResultsProps {
   search: SearchState
@@ -69,6 +70,14 @@ export function SearchResults(props: SearchResultsProps) {
       </Match>
       <Match when={s().loading() === 'initial' && s().hits().length === 0}>
         <ListSkeleton rows={6} />
+      </Match>
+      <Match when={s().hits().length === 0 && s().answer()?.mode === 'scan' && s().hasMore() && s().answer()}>
+        {(answer) => (
+          <EmptyState title="Scanning history…" icon={<SearchGlyph class="empty-state-glyph" />}>
+            <progress class="scan-progress" max={100} value={scannedPercent(answer())} aria-label="History scanned" />
+            <p>No literal match in the first {scannedPercent(answer())}% yet. The search index is still being built; until it is ready, Loupe reads history row by row.</p>
+          </EmptyState>
+        )}
       </Match>
       <Match when={s().hits().length === 0 && s().loading() === false && props.cleaned}>
         <EmptyState title="Cleaned up" icon="✓">

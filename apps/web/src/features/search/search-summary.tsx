@@ -10,12 +10,15 @@ export interface SearchSummaryProps {
   shortened: boolean
 }
 
+/** How far the literal scan is, in whole percent (never 100 before it is over). */
+export const scannedPercent = (a: SearchAnswer) => Math.min(99, Math.floor((a.scan?.progress ?? 0) * 100))
+
 /** "42 results", or what the numbers mean when they are partial (capped ranking, literal scan). */
 export function SearchSummary(props: SearchSummaryProps) {
   const text = () => {
     const a = props.answer
     if (!a) return props.loading ? 'Searching…' : ''
-    if (a.mode === 'scan') return `${plural(props.count, 'literal match', 'literal matches')}${a.cursor ? ' so far' : ''}`
+    if (a.mode === 'scan') return `${plural(props.count, 'literal match', 'literal matches')}${a.cursor ? ` so far · ${scannedPercent(a)}% of history scanned` : ''}`
     const total = a.total ?? props.count
     return a.truncated ? `best of the ${formatCount(total)} newest matches` : plural(total, 'result')
   }
