@@ -259,6 +259,12 @@ test.describe('search', () => {
     await page.goto('/search?q=%22%3Cscript%3E%22%20NEAR(%20-%20*')
     await expect(page.getByText('No matches')).toBeVisible()
     // How the query was read, when it is not what its syntax suggests.
+    // A link to a session that is gone offers to search everywhere instead of a retry that fails again.
+    await page.goto('/search?q=readFileSync&session=ses_000000000000aaaaaaaaaaaaaa')
+    await expect(page.locator('.empty-state h2')).toHaveText('Nothing to search in there')
+    await page.locator('.empty-state').getByRole('button', { name: 'Search everywhere' }).click()
+    await expect(page).toHaveURL(/\/search\?q=readFileSync$/)
+    await expect(page.locator('.hit').first()).toBeVisible()
     // Exclusions alone search nothing: the page says so in place of its welcome, once.
     await page.goto('/search?q=-readFileSync')
     const empty = page.locator('.empty-state')

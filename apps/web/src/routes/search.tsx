@@ -187,6 +187,10 @@ export function SearchRoute() {
         unsearchable={input() ? null : hint()}
         filtered={filtered()}
         cleaned={cleanup.cleaned()}
+        onWiden={params.session || params.project ? () => {
+          set({ session: undefined, storage: undefined, project: undefined })
+          box?.focus()
+        } : undefined}
         view={view()}
         selected={selected()}
         onSelect={setSelected}

@@ -3,6 +3,7 @@ import { For, Match, Show, Switch } from 'solid-js'
 import { EmptyState } from '../../components/empty-state'
 import { ErrorPanel } from '../../components/error-panel'
 import { SearchGlyph } from '../../components/search-field'
+import { describeProblem } from '../../lib/errors'
 import { quoteTyped } from '../../lib/format'
 import { ListSkeleton } from '../../components/skeleton'
 import { HitList } from './hit-list'
@@ -23,6 +24,8 @@ export interface SearchResultsProps {
   filtered: boolean
   /** A clean-up from these results removed what matched: an empty answer says so. */
   cleaned: boolean
+  /** The search is narrowed to a session or a project: a link to one that is gone offers to widen it. */
+  onWiden?: () => void
   view: 'sessions' | 'flat'
   selected: number
   onSelect: (index: number) => void
@@ -64,6 +67,13 @@ export function SearchResults(props: SearchResultsProps) {
             </div>
           </Show>
         </EmptyState>
+      </Match>
+      <Match when={props.onWiden && s().hits().length === 0 && describeProblem(s().error()).kind === 'not_found' && props.onWiden}>
+        {(widen) => (
+          <EmptyState title="Nothing to search in there" icon="∅" action={<button type="button" class="button" onClick={() => widen()()}>Search everywhere</button>}>
+            <p>{describeProblem(s().error()).detail} It may have been deleted in OpenCode, or the link is from another database.</p>
+          </EmptyState>
+        )}
       </Match>
       <Match when={s().error() !== undefined && s().hits().length === 0}>
         <ErrorPanel error={s().error()} onRetry={s().retry} />
