@@ -18,6 +18,8 @@ export interface CandidateSession {
   sessionID: string
   storage: StorageGeneration
   title: string
+  /** Where the session ran: tells apart sessions of one title. */
+  directory: string
   candidates: Array<Omit<Candidate, 'status'>>
 }
 
@@ -103,10 +105,14 @@ function planAll(deps: AppDeps, bySession: Map<string, Set<string>>, truncated: 
         skipped.set(plan.reason, entry)
       }
     }
-    if (found.length) answer.sessions.push({ sessionID, storage, title: '', candidates: found })
+    if (found.length) answer.sessions.push({ sessionID, storage, title: '', directory: '', candidates: found })
   }
   const heads = deps.opencode.db.read(() => sessionHeads(source, answer.sessions.map((s) => `${s.storage}:${s.sessionID}`)))
-  for (const s of answer.sessions) s.title = heads.get(`${s.storage}:${s.sessionID}`)?.title ?? ''
+  for (const s of answer.sessions) {
+    const head = heads.get(`${s.storage}:${s.sessionID}`)
+    s.title = head?.title ?? ''
+    s.directory = head?.directory ?? ''
+  }
   answer.sessions.sort((a, b) => sumBytes(b) - sumBytes(a))
   answer.totals.sessions = answer.sessions.length
   answer.skipped = [...skipped.values()].sort((a, b) => b.count - a.count)

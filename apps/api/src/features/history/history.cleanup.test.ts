@@ -40,6 +40,8 @@ describe('history.candidates and clean-up from the results', () => {
     const answer = await caller.history.candidates({ query: 'quetzal' })
     expect(answer.totals).toMatchObject({ sessions: 1, messages: 1, tools: 1, reasoning: 1 })
     expect(answer.sessions[0]).toMatchObject({ storage: 'v1', title: 'Cleanup seeds' })
+    // Sessions of one title are told apart by where they ran.
+    expect(answer.sessions[0]!.directory).toBe('/srv/app')
     const [candidate] = answer.sessions[0]!.candidates
     const preview = await caller.pruning.preview({ sessionID: answer.sessions[0]!.sessionID, storage: 'v1', messageID: candidate!.messageID })
     expect(preview).toMatchObject({ revision: candidate!.revision })

@@ -2,7 +2,7 @@ import { A } from '@solidjs/router'
 import { For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
 import { describeProblem } from '../../lib/errors'
-import { formatBytes, formatCount, plural, quoteTyped } from '../../lib/format'
+import { formatBytes, formatCount, plural, quoteTyped, shortDirectory } from '../../lib/format'
 import type { Candidates, Cleanup, CleanupProgress } from './cleanup.data'
 
 const REASONS: Record<string, string> = {
@@ -31,7 +31,11 @@ function Plan(props: { candidates: Candidates; query: string }) {
           <For each={props.candidates.sessions.slice(0, 8)}>
             {(s) => (
               <tr>
-                <td class="cleanup-session">{s.title || 'Untitled session'}<Show when={s.storage === 'v2'}> <span class="chip chip-accent">2.x</span></Show></td>
+                <td>
+                  <span class="cleanup-session">{s.title || 'Untitled session'}</span>
+                  <Show when={s.storage === 'v2'}> <span class="chip chip-accent">2.x</span></Show>
+                  <Show when={s.directory}> <span class="hit-group-dir" title={s.directory}>{shortDirectory(s.directory)}</span></Show>
+                </td>
                 <td class="num">{s.candidates.length}</td>
                 <td class="num">{partsOf(s)}</td>
                 <td class="num">{formatBytes(bytesOf(s))}</td>
