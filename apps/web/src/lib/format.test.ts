@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, formatCost, formatCount, formatDuration, formatRelativeTime, quoteTyped, utf8Length } from './format'
+import { formatBytes, formatCost, formatCount, formatDuration, formatRelativeTime, quoteTyped, technicalParts, utf8Length } from './format'
 
 describe('formatBytes', () => {
   it.each([
@@ -78,5 +78,14 @@ describe('quoteTyped', () => {
     expect(quoteTyped('é'.repeat(100), 10)).toBe(`“${'é'.repeat(9)}…”`)
     expect(quoteTyped(`"${'lorem ipsum '.repeat(20)}"`, 20)).toBe('"lorem ipsum lorem…"')
     expect(quoteTyped('"unclosed phrase')).toBe('"unclosed phrase"')
+  })
+})
+
+describe('technicalParts', () => {
+  it('names only the kinds there are', () => {
+    expect(technicalParts(2, 1)).toBe('2 tool calls and 1 reasoning block')
+    expect(technicalParts(1, 0)).toBe('1 tool call')
+    expect(technicalParts(0, 3)).toBe('3 reasoning blocks')
+    expect(technicalParts(0, 0)).toBe('no tool calls or reasoning')
   })
 })

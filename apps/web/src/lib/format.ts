@@ -87,3 +87,9 @@ export function quoteTyped(text: string, max = QUOTED_CHARS): string {
   // One phrase, quoted already: cut, it keeps its closing quote.
   return long || !flat.endsWith('"') ? `${cut}"` : cut
 }
+
+/** "2 tool calls and 1 reasoning block", leaving out a kind there is none of. */
+export function technicalParts(tools: number, reasoning: number): string {
+  const kinds = [tools > 0 ? plural(tools, 'tool call') : '', reasoning > 0 ? plural(reasoning, 'reasoning block') : ''].filter(Boolean)
+  return kinds.length ? kinds.join(' and ') : 'no tool calls or reasoning'
+}

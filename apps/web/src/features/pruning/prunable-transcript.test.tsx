@@ -22,7 +22,7 @@ describe('pruning in the transcript (real api, real OpenCode fixture)', () => {
     fireEvent.click(within(bar).getByRole('button', { name: 'Review removal…' }))
     const dialog = await screen.findByRole('dialog', { name: 'Remove technical parts' })
     await waitFor(() => expect(dialog.querySelectorAll('.prune-parts tbody tr')).toHaveLength(1))
-    expect(dialog.textContent).toContain('1 tool call and 0 reasoning blocks in 1 message')
+    expect(dialog.textContent).toContain('tokens: 1 tool call in 1 message')
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove 1 part' }))
     await waitFor(() => expect(dialog.textContent).toContain('Removed 1 part from 1 message'))

@@ -1,5 +1,5 @@
 import { Match, Show, Switch } from 'solid-js'
-import { formatBytes, formatCount, plural } from '../../lib/format'
+import { formatBytes, formatCount, plural, technicalParts } from '../../lib/format'
 import type { Pruning } from './pruning-state'
 
 /**
@@ -27,7 +27,7 @@ export function PruneBar(props: { pruning: Pruning }) {
                   <strong>{formatBytes(p().totals.bytes)}</strong> · ~{formatCount(p().totals.tokens)} tokens
                 </span>
                 <span class="muted">
-                  in {plural(p().totals.tools, 'tool call')} and {plural(p().totals.reasoning, 'reasoning block')} across {plural(p().totals.candidates, 'finished message')}
+                  in {technicalParts(p().totals.tools, p().totals.reasoning)} across {plural(p().totals.candidates, 'finished message')}
                 </span>
               </Show>
             )}

@@ -2,7 +2,7 @@ import { A } from '@solidjs/router'
 import { For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
 import { describeProblem } from '../../lib/errors'
-import { formatAbsoluteTime, formatBytes, formatCount, plural } from '../../lib/format'
+import { formatAbsoluteTime, formatBytes, formatCount, plural, technicalParts } from '../../lib/format'
 import { reviewTotals, type Refusal, type Review, type ReviewMessage } from './pruning.data'
 import type { Pruning } from './pruning-state'
 
@@ -104,8 +104,7 @@ function Totals(props: { review: Review }) {
   const t = () => reviewTotals(props.review)
   return (
     <p class="prune-totals">
-      <strong>{formatBytes(t().bytes)}</strong> and ~{formatCount(t().tokens)} tokens: {plural(t().tools, 'tool call')} and{' '}
-      {plural(t().reasoning, 'reasoning block')} in {plural(t().messages, 'message')}.
+      <strong>{formatBytes(t().bytes)}</strong> and ~{formatCount(t().tokens)} tokens: {technicalParts(t().tools, t().reasoning)} in {plural(t().messages, 'message')}.
     </p>
   )
 }

@@ -2,7 +2,7 @@ import { A } from '@solidjs/router'
 import { For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
 import { describeProblem } from '../../lib/errors'
-import { formatBytes, formatCount, plural, quoteTyped, shortDirectory } from '../../lib/format'
+import { formatBytes, formatCount, plural, quoteTyped, shortDirectory, technicalParts } from '../../lib/format'
 import type { Candidates, Cleanup, CleanupProgress } from './cleanup.data'
 
 const REASONS: Record<string, string> = {
@@ -20,7 +20,7 @@ function Plan(props: { candidates: Candidates; query: string }) {
   return (
     <>
       <p class="prune-totals">
-        <strong>{formatBytes(t().bytes)}</strong> and ~{formatCount(t().tokens)} tokens: {plural(t().tools, 'tool call')} and {plural(t().reasoning, 'reasoning block')} in{' '}
+        <strong>{formatBytes(t().bytes)}</strong> and ~{formatCount(t().tokens)} tokens: {technicalParts(t().tools, t().reasoning)} in{' '}
         {plural(t().messages, 'message')} across {plural(t().sessions, 'session')}.
       </p>
       <table class="prune-parts">
