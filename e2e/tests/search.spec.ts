@@ -265,6 +265,10 @@ test.describe('search', () => {
     await page.locator('.empty-state').getByRole('button', { name: 'Search everywhere' }).click()
     await expect(page).toHaveURL(/\/search\?q=readFileSync$/)
     await expect(page.locator('.hit').first()).toBeVisible()
+    // So does a project this history does not have, and the project menu names it as unknown.
+    await page.goto('/search?q=readFileSync&project=0000000000000000000000000000000000000000')
+    await expect(page.locator('.empty-state h2')).toHaveText('Nothing to search in there')
+    await expect(page.getByRole('combobox', { name: 'Project' }).locator('option:checked')).toHaveText('Unknown project')
     // Exclusions alone search nothing: the page says so in place of its welcome, once.
     await page.goto('/search?q=-readFileSync')
     const empty = page.locator('.empty-state')

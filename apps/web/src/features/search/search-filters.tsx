@@ -52,6 +52,10 @@ export function SearchFilters(props: SearchFiltersProps) {
         <span class="visually-hidden">Project</span>
         <select onChange={(e) => props.onProject(e.currentTarget.value || undefined)}>
           <option value="" selected={!props.projectID}>All projects</option>
+          {/* A link's project that this history does not have: the menu says so rather than "All projects". */}
+          <Show when={props.projectID && props.projects.length > 0 && !props.projects.some((p) => p.id === props.projectID)}>
+            <option value={props.projectID} selected>Unknown project</option>
+          </Show>
           <For each={props.projects}>
             {(project) => <option value={project.id} selected={project.id === props.projectID}>{project.name}</option>}
           </For>
