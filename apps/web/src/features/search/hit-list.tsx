@@ -1,7 +1,7 @@
 import { A } from '@solidjs/router'
 import { For, Show } from 'solid-js'
 import { RelativeTime } from '../../components/relative-time'
-import { shortDirectory } from '../../lib/format'
+import { plural, shortDirectory } from '../../lib/format'
 import { sessionHref } from '../../lib/links'
 import { groupBySession, hitHref, KIND_LABELS } from './hit-model'
 import type { SearchHit } from './search.data'
@@ -24,6 +24,9 @@ export interface HitListProps {
   onOpen?: (index: number) => void
 }
 
+/** Kinds whose text is Markdown, shown rendered in the transcript. */
+const PROSE = new Set(['text', 'reasoning', 'user'])
+
 type RowProps = { hit: SearchHit; query?: string; index: number; selected: boolean; showSession: boolean; now: number; onSelect: (i: number) => void; onOpen?: (i: number) => void }
 
 /**
@@ -31,9 +34,6 @@ type RowProps = { hit: SearchHit; query?: string; index: number; selected: boole
  * keys, Back restoring a place, more results loading) get mouse events too, with no movement, and
  * would take the keyboard's selection away.
  */
-/** Kinds whose text is Markdown, shown rendered in the transcript. */
-const PROSE = new Set(['text', 'reasoning', 'user'])
-
 const pointerMoved = (event: MouseEvent) => event.movementX !== 0 || event.movementY !== 0
 
 function HitRow(props: RowProps) {
@@ -67,7 +67,7 @@ function HitRow(props: RowProps) {
   )
 }
 
-const matchCount = (n: number, continued: boolean) => `${n} ${continued ? 'more ' : ''}${n === 1 ? 'match' : 'matches'}`
+const matchCount = (n: number, continued: boolean) => (continued ? plural(n, 'more match', 'more matches') : plural(n, 'match', 'matches'))
 
 /** Search results, flat in rank order or grouped by session (sessions in order of their best hit). */
 export function HitList(props: HitListProps) {

@@ -68,7 +68,7 @@ export function SearchResults(props: SearchResultsProps) {
           </Show>
         </EmptyState>
       </Match>
-      <Match when={props.onWiden && s().hits().length === 0 && describeProblem(s().error()).kind === 'not_found' && props.onWiden}>
+      <Match when={s().hits().length === 0 && describeProblem(s().error()).kind === 'not_found' && props.onWiden}>
         {(widen) => (
           <EmptyState title="Nothing to search in there" icon="∅" action={<button type="button" class="button" onClick={() => widen()()}>Search everywhere</button>}>
             <p>{describeProblem(s().error()).detail} It may have been deleted in OpenCode, or the link is from another database.</p>
