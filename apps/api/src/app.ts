@@ -1,6 +1,5 @@
 import fastifyStatic from '@fastify/static'
 import { LIMITS } from '@loupe/domain'
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
 import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import { TRPCError } from '@trpc/server'
 import path from 'node:path'
@@ -13,13 +12,15 @@ import { createOwnerAuth } from './http/auth.js'
 import { createHostGuard } from './http/host-guard.js'
 import { createSpa, unauthorizedPage } from './http/spa.js'
 import { shareRoutes } from './share/share.routes.js'
-import { appRouter, type AppRouter } from './trpc/app-router.js'
+import { appRouter } from './trpc/app-router.js'
 import { createContextFactory } from './trpc/context.js'
 import { APP_ERROR_TO_TRPC } from './trpc/errors.js'
+import { registerTrpcRoute } from './trpc/trpc-route.js'
 
 /**
- * tRPC answers with a fetch Response, which Fastify streams chunked in two writes; a JSON answer is
- * complete already, so it goes out as one buffer with a length (a search is ~1 ms faster).
+ * tRPC's own handler (all but trpc-route's one-query shortcut) answers with a fetch Response,
+ * which Fastify streams chunked in two writes; a JSON answer is complete already, so it goes out
+ * as one buffer with a length (a search is ~1 ms faster).
  * Subscriptions (SSE) stay streams; no other route answers with a Response.
  */
 async function jsonResponseAsBuffer(reply: FastifyReply, payload: unknown): Promise<unknown> {
@@ -97,16 +98,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       if (auth.isOwner(request)) return
       return reply.code(401).send({ error: 'unauthorized', message: 'Missing or wrong Loupe token.' })
     })
-    await owner.register(fastifyTRPCPlugin, {
+    // In a scope of its own, as tRPC's plugin was: its body parsers are for its route alone.
+    await owner.register(async (scope) => registerTrpcRoute(scope, {
       prefix: '/trpc',
-      trpcOptions: {
-        router: appRouter,
-        createContext: createContextFactory(deps),
-        onError({ error, path }) {
-          if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path }, 'procedure failed')
-        },
-      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
-    })
+      router: appRouter,
+      createContext: createContextFactory(deps),
+      onError({ error, path }) {
+        if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path }, 'procedure failed')
+      },
+    }))
     registerGalleryRoutes(owner, deps, thumbnails)
   })
 
