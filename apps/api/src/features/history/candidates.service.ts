@@ -28,7 +28,7 @@ export interface CandidatesAnswer {
   totals: { sessions: number; messages: number; tools: number; reasoning: number; bytes: number; tokens: number }
   /** Messages among the hits that stay as they are, by reason (unfinished, busy session, …). */
   skipped: Array<{ reason: string; detail: string; count: number }>
-  /** Matching messages with no tool call or reasoning left. */
+  /** Messages whose matching tool calls and reasoning are gone already. */
   alreadyClean: number
   /** More matched than one call plans: run these, then ask again. */
   truncated: boolean
@@ -38,10 +38,10 @@ export interface CandidatesAnswer {
 const NOTHING_LEFT = /^No tool calls or reasoning/
 
 /**
- * `history.candidates`: the finished assistant messages behind a query's hits that still have
- * tool calls or reasoning to remove, each with the revision and counts `pruning.pruneBatch`
- * needs, grouped by session. Only assistant-side hits count (user text is never pruned); the
- * pruning service decides what is prunable, exactly as for a whole-session clean-up.
+ * `history.candidates`: the matching tool calls and reasoning of a query's hits, as the finished
+ * assistant messages holding them, each with the revision, part indexes and counts
+ * `pruning.pruneBatch` needs, grouped by session. Only those parts are planned: the rest of a
+ * message stays. The pruning service decides what is prunable, as for any prune.
  */
 export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAnswer {
   const query = parseQuery(input.query)
@@ -60,34 +60,39 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
     [match.match, min, max, CANDIDATE_DOCS + 1])
   let truncated = ids.length > CANDIDATE_DOCS
   const boundaries = deps.searchIndex.revertBoundaries()
-  const bySession = new Map<string, Set<string>>()
+  // Session → message → the keys of its matching parts.
+  const bySession = new Map<string, Map<string, Set<string>>>()
   let messages = 0
   for (const doc of docMeta(db, ids.slice(0, CANDIDATE_DOCS)).values()) {
-    // Assistant-side documents only: 1.x text/reasoning/tool parts, 2.x assistant content items.
-    if (doc.kind === 'user' || doc.kind === 'title' || (doc.gen === 'v2' && !/^\d+$/.test(doc.part_key))) continue
+    // Matching tool calls and reasoning only (1.x parts, 2.x assistant content items): a match in
+    // a message's text or in a tool call the filters left out removes nothing.
+    if ((doc.kind !== 'tool' && doc.kind !== 'reasoning') || (doc.gen === 'v2' && !/^\d+$/.test(doc.part_key))) continue
     const key = `${doc.gen}:${doc.session_id}`
     const boundary = boundaries.get(key)
     if (boundary && doc.message_id >= boundary) continue
-    const set = bySession.get(key) ?? new Set<string>()
-    if (!set.has(doc.message_id)) {
+    const session = bySession.get(key) ?? new Map<string, Set<string>>()
+    let parts = session.get(doc.message_id)
+    if (!parts) {
       if (messages === CANDIDATE_MESSAGES) {
         truncated = true
         continue
       }
       messages++
+      parts = new Set()
+      session.set(doc.message_id, parts)
     }
-    set.add(doc.message_id)
-    bySession.set(key, set)
+    parts.add(doc.part_key)
+    bySession.set(key, session)
   }
   return planAll(deps, bySession, truncated, scope.source)
 }
 
-function planAll(deps: AppDeps, bySession: Map<string, Set<string>>, truncated: boolean, source: ReturnType<typeof resolveScope>['source']): CandidatesAnswer {
+function planAll(deps: AppDeps, bySession: Map<string, Map<string, Set<string>>>, truncated: boolean, source: ReturnType<typeof resolveScope>['source']): CandidatesAnswer {
   const answer: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated }
   const skipped = new Map<string, { reason: string; detail: string; count: number }>()
-  for (const [key, ids] of bySession) {
+  for (const [key, parts] of bySession) {
     const [storage, sessionID] = key.split(':') as [StorageGeneration, string]
-    const plans = planMessages(deps, { sessionID, storage, messageIDs: [...ids].sort() })
+    const plans = planMessages(deps, { sessionID, storage, messageIDs: [...parts.keys()].sort(), parts })
     const found: CandidateSession['candidates'] = []
     for (const plan of plans) {
       if (plan.status === 'candidate') {

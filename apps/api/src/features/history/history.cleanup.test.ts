@@ -10,6 +10,7 @@ describe('history.candidates and clean-up from the results', () => {
   let caller: Caller
   let unfinished: string
   let userOnly: string
+  let mixed: { sessionID: string; messageID: string }
 
   beforeAll(async () => {
     deps = await createTestDeps((await realFixture()).db)
@@ -25,6 +26,15 @@ describe('history.candidates and clean-up from the results', () => {
       sessionID: session, role: 'assistant', time: Date.now() - 30_000,
       parts: [reasoningPart('The quetzal config is in src.'), toolPart('read', { filePath: '/srv/quetzal.json' }, '{"quetzal": true}'), textPart('Found the quetzal config.')],
     })
+    // One matching tool call beside one that does not match: a clean-up removes the first alone.
+    const other = addV1Session(db, { title: 'Mixed tools', time: Date.now() - 20_000 })
+    mixed = {
+      sessionID: other,
+      messageID: addV1Message(db, {
+        sessionID: other, role: 'assistant', time: Date.now() - 10_000,
+        parts: [toolPart('todowrite', { todos: 'ocelot list' }, 'ocelot saved'), toolPart('bash', { command: 'node -e 1' }, 'ok'), reasoningPart('Now the ocelot is done.')],
+      }).messageID,
+    }
     db.close()
     deps.searchIndex.runUntilIdle()
   })
@@ -43,6 +53,8 @@ describe('history.candidates and clean-up from the results', () => {
     // Sessions of one title are told apart by where they ran.
     expect(answer.sessions[0]!.directory).toBe('/srv/app')
     const [candidate] = answer.sessions[0]!.candidates
+    // The matching reasoning and tool call, by their places in the message; its text stays.
+    expect(candidate!.indexes).toEqual([0, 1])
     const preview = await caller.pruning.preview({ sessionID: answer.sessions[0]!.sessionID, storage: 'v1', messageID: candidate!.messageID })
     expect(preview).toMatchObject({ revision: candidate!.revision })
     expect(answer.sessions.flatMap((s) => s.candidates.map((c) => c.messageID))).not.toContain(userOnly)
@@ -50,7 +62,7 @@ describe('history.candidates and clean-up from the results', () => {
     expect(answer.sessions[0]!.candidates.map((c) => c.messageID)).not.toContain(unfinished)
   })
 
-  it('cleans up everything matching through pruneBatch, and the index drops the pruned parts at once', async () => {
+  it('cleans up everything matching, part by part, and the index drops the pruned parts at once', async () => {
     const query = 'readFileSync'
     const before = await caller.history.search({ query, limit: 100 })
     expect(before.hits.some((h) => h.kind === 'tool')).toBe(true)
@@ -58,13 +70,10 @@ describe('history.candidates and clean-up from the results', () => {
     expect(plan.totals.messages).toBeGreaterThan(0)
     let removed = 0
     for (const session of plan.sessions) {
-      for (let i = 0; i < session.candidates.length; i += 16) {
-        const slice = session.candidates.slice(i, i + 16).map((c) => ({ messageID: c.messageID, revision: c.revision }))
-        const { results } = await caller.pruning.pruneBatch({ sessionID: session.sessionID, storage: session.storage, candidates: slice })
-        for (const r of results) {
-          expect(r.result).toMatchObject({ status: 'pruned' })
-          if (r.result.status === 'pruned') removed += r.result.removedCount
-        }
+      for (const c of session.candidates) {
+        const result = await caller.pruning.prune({ sessionID: session.sessionID, storage: session.storage, messageID: c.messageID, revision: c.revision, indexes: c.indexes! })
+        expect(result).toMatchObject({ status: 'pruned' })
+        if (result.status === 'pruned') removed += result.removedCount
       }
     }
     expect(removed).toBe(plan.totals.tools + plan.totals.reasoning)
@@ -77,9 +86,24 @@ describe('history.candidates and clean-up from the results', () => {
   })
 
   it('scopes candidates like the search (a session, a kind)', async () => {
-    const scoped = await caller.history.candidates({ query: 'quetzal', kinds: ['text'] })
-    expect(scoped.totals.messages).toBe(1)
+    const reasoning = await caller.history.candidates({ query: 'quetzal', kinds: ['reasoning'] })
+    expect(reasoning.totals).toMatchObject({ messages: 1, tools: 0, reasoning: 1 })
+    expect(reasoning.sessions[0]!.candidates[0]!.indexes).toEqual([0])
+    // A match in a message's text removes nothing: not its tool call, not its reasoning.
+    const text = await caller.history.candidates({ query: 'quetzal', kinds: ['text'] })
+    expect(text.totals.messages).toBe(0)
     const none = await caller.history.candidates({ query: 'quetzal', kinds: ['user'] })
     expect(none.totals.messages).toBe(0)
+  })
+
+  it('removes only the matching parts: a tool call the filters left out stays', async () => {
+    const plan = await caller.history.candidates({ query: 'ocelot', kinds: ['tool'] })
+    expect(plan.totals).toMatchObject({ messages: 1, tools: 1, reasoning: 0 })
+    const [candidate] = plan.sessions[0]!.candidates
+    expect(candidate).toMatchObject({ messageID: mixed.messageID, indexes: [0], tools: ['todowrite'] })
+    const result = await caller.pruning.prune({ sessionID: mixed.sessionID, storage: 'v1', messageID: candidate!.messageID, revision: candidate!.revision, indexes: candidate!.indexes! })
+    expect(result).toMatchObject({ status: 'pruned', removedCount: 1 })
+    const left = await caller.pruning.preview({ sessionID: mixed.sessionID, storage: 'v1', messageID: mixed.messageID })
+    expect(left.status === 'preview' && left.parts.map((p) => [p.type, p.tool])).toEqual([['tool', 'bash'], ['reasoning', undefined]])
   })
 })

@@ -22,6 +22,8 @@ export type MessagePlan =
       /** When the message finished (epoch ms), and its tools' distinct names: what a person recognizes. */
       completedAt: number | null
       tools: string[]
+      /** Only these technical parts (a search's matches), or, when absent, all of them. */
+      indexes?: number[]
     }
   | { messageID: string; status: 'blocked'; reason: PruneBlockReason; detail: string }
 
@@ -29,12 +31,20 @@ const PAGE = 100
 
 const NOTHING = 'No tool calls or reasoning to remove.'
 
-function planOne(native: NativeMessage): MessagePlan {
+/** How a search document names a part of this message: a 1.x part id, or a 2.x content index. */
+const partKeyAt = (native: NativeMessage, index: number): string => {
+  const id = native.storage === 'v1' ? native.parts[index]?.id : undefined
+  return typeof id === 'string' ? id : String(index)
+}
+
+/** `only`: plan just the technical parts with these keys (a search's matches), not all of them. */
+function planOne(native: NativeMessage, only?: ReadonlySet<string>): MessagePlan {
   const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
   if (!preview.ok) return { messageID: native.id, status: 'blocked', reason: preview.error.reason, detail: preview.error.detail }
-  const sum = sumPrunable(preview.value.parts)
+  const parts = only ? preview.value.parts.filter((p) => only.has(partKeyAt(native, p.index))) : preview.value.parts
+  const sum = sumPrunable(parts)
   if (sum.count === 0) return { messageID: native.id, status: 'blocked', reason: 'not_deletable', detail: NOTHING }
-  const tools = [...new Set(preview.value.parts.flatMap((p) => (p.tool ? [p.tool] : [])))]
+  const tools = [...new Set(parts.flatMap((p) => (p.tool ? [p.tool] : [])))]
   return {
     messageID: native.id,
     status: 'candidate',
@@ -45,10 +55,11 @@ function planOne(native: NativeMessage): MessagePlan {
     tokens: sum.tokens,
     completedAt: messageCompletedAt(native) ?? null,
     tools,
+    ...(only ? { indexes: parts.map((p) => p.index) } : {}),
   }
 }
 
-function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot[]): { plans: MessagePlan[]; natives: NativeMessage[] } {
+function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot[], only?: ReadonlyMap<string, ReadonlySet<string>>): { plans: MessagePlan[]; natives: NativeMessage[] } {
   const { db } = deps.opencode
   const plans: MessagePlan[] = []
   const loadable = slots.filter((s) => s.bytes <= LIMITS.messageStoredBytes).map((s) => s.key.id)
@@ -56,18 +67,19 @@ function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot
   const byId = new Map(natives.map((m) => [m.id as string, m]))
   for (const slot of slots) {
     const native = byId.get(slot.key.id)
-    if (native) plans.push(planOne(native))
+    if (native) plans.push(planOne(native, only?.get(slot.key.id)))
     else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: overEditLimit(slot.bytes) })
   }
   return { plans, natives }
 }
 
 /**
- * Whole-message candidates for the given messages of one session (for clean-up from search
- * results): `{messageID, revision, toolCount, reasoningCount, bytes, tokens}` or why not.
- * Messages not in the session answer `not_deletable`.
+ * Candidates for the given messages of one session (for clean-up from search results):
+ * `{messageID, revision, toolCount, reasoningCount, bytes, tokens}` or why not. With `parts`
+ * (message id → part keys), a message's candidate covers only those technical parts, with their
+ * indexes. Messages not in the session answer `not_deletable`.
  */
-export function planMessages(deps: AppDeps, input: { sessionID: string; storage?: StorageGeneration; messageIDs: readonly string[] }): MessagePlan[] {
+export function planMessages(deps: AppDeps, input: { sessionID: string; storage?: StorageGeneration; messageIDs: readonly string[]; parts?: ReadonlyMap<string, ReadonlySet<string>> }): MessagePlan[] {
   const ctx = pruneContext(deps, input.sessionID, input.storage)
   if ('status' in ctx) return input.messageIDs.map((messageID) => ({ messageID, status: 'blocked', reason: ctx.reason, detail: ctx.detail }))
   const { db } = deps.opencode
@@ -80,7 +92,7 @@ export function planMessages(deps: AppDeps, input: { sessionID: string; storage?
       if (slot) slots.push(slot)
       else missing.add(id)
     }
-    const planned = new Map(planSlots(deps, ctx, slots).plans.map((p) => [p.messageID, p]))
+    const planned = new Map(planSlots(deps, ctx, slots, input.parts).plans.map((p) => [p.messageID, p]))
     return input.messageIDs.map((messageID): MessagePlan =>
       planned.get(messageID) ?? { messageID, status: 'blocked', reason: 'not_deletable', detail: 'This message is not in the session.' })
   })

@@ -120,12 +120,12 @@ export async function reviewMessage(api: Api, target: PruneTarget, messageID: st
 
 type Candidate = Omit<SessionPlan['candidates'][number], 'status'>
 
-/** A whole-message candidate (session plan or search clean-up) as a review row, by its revision. */
+/** A candidate (a session plan's whole message, or a search clean-up's matching parts) as a review row, by its revision. */
 export function candidateMessage(c: Candidate): ReviewMessage {
   return {
     messageID: c.messageID,
     revision: c.revision,
-    indexes: 'all',
+    indexes: c.indexes ?? 'all',
     parts: [],
     counts: { tools: c.toolCount, reasoning: c.reasoningCount, bytes: c.bytes, tokens: c.tokens, toolNames: c.tools, completedAt: c.completedAt },
   }
@@ -153,9 +153,10 @@ export interface RunProgress {
 const BATCH = 16
 
 /**
- * Carry out a review: selections one message per request (indexes), whole messages 16 per
- * `pruneBatch`. Cancel stops between requests; every request is its own set of transactions,
- * so what ran stays done and nothing is half-done.
+ * Carry out a review: messages with chosen parts one per request (`prune`, by indexes: a
+ * selection, a search's matches), whole messages 16 per `pruneBatch`. Cancel stops between
+ * requests; every request is its own set of transactions, so what ran stays done and nothing is
+ * half-done.
  */
 export async function runReview(api: Api, target: PruneTarget, review: Review, onProgress: (p: RunProgress) => void, signal: AbortSignal): Promise<RunProgress> {
   const progress: RunProgress = { done: 0, total: review.messages.length, pruned: 0, removedParts: 0, refused: [], committed: [] }

@@ -45,7 +45,7 @@ function Plan(props: { candidates: Candidates; query: string }) {
         </tbody>
       </table>
       <Show when={props.candidates.sessions.length > 8}>
-        <p class="muted small">…and {plural(props.candidates.sessions.length - 8, 'smaller session')}.</p>
+        <p class="muted small">…and {plural(props.candidates.sessions.length - 8, 'more session')}.</p>
       </Show>
       <Show when={props.candidates.truncated}>
         <p class="muted small">That is the first part of what matches; Loupe plans and prunes the rest in further rounds until none is left or you stop.</p>
@@ -63,7 +63,7 @@ function Skipped(props: { candidates: Candidates }) {
         </summary>
         <ul>
           <Show when={props.candidates.alreadyClean > 0}>
-            <li><span class="chip">nothing left</span> {plural(props.candidates.alreadyClean, 'message')} without tool calls or reasoning.</li>
+            <li><span class="chip">nothing left</span> {plural(props.candidates.alreadyClean, 'message')} whose matching tool calls and reasoning are gone already.</li>
           </Show>
           <For each={props.candidates.skipped}>
             {(s) => <li><span class="chip chip-warn">{REASONS[s.reason] ?? s.reason}</span> {plural(s.count, 'message')}: {s.detail}</li>}
@@ -118,7 +118,7 @@ export function CleanupDialog(props: { cleanup: Cleanup; query: string; capped: 
                   fallback={
                     <>
                       <h2>Nothing left to clean up</h2>
-                      <p>The messages behind {quoteTyped(props.query)} have no finished tool calls or reasoning left to remove.</p>
+                      <p>No finished tool call or reasoning that matches {quoteTyped(props.query)} is left to remove. Matches in text and user messages are never removed.</p>
                       <Skipped candidates={s().candidates} />
                       <div class="dialog-actions">
                         <button type="button" class="button" onClick={() => props.cleanup.close()} autofocus>Close</button>
@@ -126,20 +126,21 @@ export function CleanupDialog(props: { cleanup: Cleanup; query: string; capped: 
                     </>
                   }
                 >
-                  <h2>Remove the tool calls and reasoning behind {quoteTyped(props.query)}?</h2>
+                  <h2>Remove the tool calls and reasoning that match {quoteTyped(props.query)}?</h2>
                   <Plan candidates={s().candidates} query={props.query} />
                   <Show when={props.capped}>
                     <p class="banner banner-warn small">This covers every match, also the older ones the results list leaves out (it ranks only the newest).</p>
                   </Show>
                   <p class="muted small">
-                    Only finished assistant messages that match lose their tool calls and reasoning; text, user messages and token totals stay.
-                    Each message is pruned only if it is still exactly as planned.
+                    Only the matching tool calls and reasoning of finished assistant messages go; the rest of each message (its text, its other
+                    tool calls), user messages and token totals stay. Each message is pruned only if it is still exactly as planned.
                   </p>
                   <Skipped candidates={s().candidates} />
                   <div class="dialog-actions">
                     <button type="button" class="button button-quiet" onClick={() => props.cleanup.close()}>Keep everything</button>
                     <button type="button" class="button button-danger" onClick={() => void props.cleanup.confirm()} autofocus>
-                      Remove from {plural(s().candidates.totals.messages, 'message')}
+                      Remove {technicalParts(s().candidates.totals.tools, s().candidates.totals.reasoning)}
+                      <Show when={s().candidates.truncated}> and go on</Show>
                     </button>
                   </div>
                 </Show>

@@ -24,7 +24,7 @@ export type CleanupState =
   | { phase: 'done'; candidates: Candidates; progress: CleanupProgress; cancelled: boolean }
   | { phase: 'error'; error: unknown }
 
-/** One session's candidates as the pruning review it runs: whole messages, 16 per pruneBatch. */
+/** One session's candidates as the pruning review it runs: each message's matching parts, by their indexes. */
 export function reviewOf(session: CandidateSession): Review {
   return {
     scope: 'session',
@@ -34,9 +34,9 @@ export function reviewOf(session: CandidateSession): Review {
 }
 
 /**
- * Run a clean-up: each session's messages through `pruning.pruneBatch` in slices of 16, then, when
+ * Run a clean-up: each session's messages through `pruning.prune` (their matching parts), then, when
  * the plan was capped, ask for the next candidates and go on. Stopping takes effect between
- * slices; what ran stays done, and every message was pruned only at the revision it was planned at.
+ * messages; what ran stays done, and every message was pruned only at the revision it was planned at.
  */
 export async function runCleanup(api: Api, input: SearchInput, first: Candidates, onProgress: (p: CleanupProgress) => void, signal: AbortSignal) {
   const progress: CleanupProgress = { done: 0, total: first.totals.messages, pruned: 0, removedParts: 0, bytes: 0, refused: [] }
