@@ -76,6 +76,12 @@ export function countTermDocs(db: SqliteDb, term: string, limit: number): number
   return db.getSql<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)`, [`${USER_COLUMNS}: ${quote(term)}`, limit])!.n
 }
 
+/** How many documents (up to `limit`) in an id range a MATCH finds. */
+export function countMatches(db: SqliteDb, match: string, range: { min: number; max: number }, limit: number): number {
+  return db.getSql<{ n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) LIMIT ?)`,
+    [match, range.min, range.max, limit])!.n
+}
+
 /** Code tokens that contain `fragment` (folded, ≥ 3 characters), shortest first. */
 export function expandSubstring(db: SqliteDb, fragment: string, limit: number): { terms: string[]; truncated: boolean } {
   if ([...fragment].length < 3) return { terms: [], truncated: false }

@@ -1,11 +1,11 @@
 import { hasPositiveTerm, parseQuery, type StorageGeneration } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
-import { docMeta, idCeilForTime, idFloorForTime, maxDocId } from '../../index/search-index.store.js'
+import { docMeta, maxDocId } from '../../index/search-index.store.js'
 import { planMessages, type MessagePlan } from '../pruning/plan.service.js'
 import { resolveScope, sessionHeads } from './history-scope.js'
 import type { CandidatesInput } from './history.schema.js'
-import { matchFor } from './index-search.js'
+import { idRange, searchMatch } from './index-search.js'
 
 /** One call plans at most this many messages; the clean-up asks again for the rest. */
 export const CANDIDATE_MESSAGES = 2000
@@ -52,10 +52,11 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
   if (!db || deps.searchIndex.status().state !== 'ready') {
     throw new AppError('unavailable', 'The search index is still being built; cleaning up from results needs it. Try again when the progress bar is done.')
   }
-  const { match } = matchFor(db, query, scope)
+  const horizon = maxDocId(db)
+  // The same MATCH as the results the person is looking at.
+  const match = searchMatch(db, query, scope, horizon)
   if (!match) return empty
-  const min = scope.since !== null ? idFloorForTime(scope.since) : 0
-  const max = Math.min(scope.until !== null ? idCeilForTime(scope.until) : Number.MAX_SAFE_INTEGER, maxDocId(db))
+  const { min, max } = idRange(scope, horizon)
   const ids = db.pluckSql<number>(`SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) LIMIT ?`,
     [match.match, min, max, CANDIDATE_DOCS + 1])
   let truncated = ids.length > CANDIDATE_DOCS

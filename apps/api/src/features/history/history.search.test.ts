@@ -115,6 +115,26 @@ describe('history.search over the index', () => {
     expect(marked(hits[0]!)).toEqual(['pr1137'])
   })
 
+  it('lets a common word reach into code tokens when its whole-word matches are few', async () => {
+    const db = new Database(deps.opencode.path)
+    const session = addV1Session(db, { title: 'Gossamer proxy notes', time: T + 10_000 })
+    for (let i = 0; i < 55; i++) addV1Message(db, { sessionID: session, role: 'assistant', time: T + 11_000 + i, parts: [textPart(`The gossamer proxy dropped request ${i}.`)] })
+    const code = addV1Message(db, { sessionID: session, role: 'assistant', time: T + 12_000, parts: [toolPart('read', { filePath: '/srv/app/timer.ts' }, 'setGossamerTimer(() => flush(), 500)', 'src/timer.ts')] })
+    db.close()
+    deps.searchIndex.runUntilIdle()
+    // Plenty of whole words: they alone answer, so prose is not buried under code tokens.
+    const whole = await caller.history.search({ query: 'gossamer', limit: 100 })
+    expect(whole.total).toBe(56) // 55 texts and the title
+    // None left once `proxy` is excluded: the word is looked for inside code tokens, as a rare word is.
+    const { hits, total } = await caller.history.search({ query: 'gossamer -proxy' })
+    expect(total).toBe(1)
+    expect(hits[0]).toMatchObject({ partID: code.partIDs[0], kind: 'tool' })
+    expect(marked(hits[0]!)).toEqual(['setgossamertimer'])
+    // The clean-up acts on what the results show.
+    const plan = await caller.history.candidates({ query: 'gossamer -proxy' })
+    expect(plan.sessions.flatMap((s) => s.candidates.map((c) => c.messageID))).toEqual([code.messageID])
+  })
+
   it('finds a piece of Japanese text written without spaces', async () => {
     const { hits } = await caller.history.search({ query: 'ファイル' })
     expect(hits.map((h) => h.messageID)).toEqual([seeded.cjk])

@@ -2,7 +2,7 @@ import { decodeCursor, encodeCursor, hasPositiveTerm, parseQuery, searchHint, ty
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { IndexState } from '../../index/indexer.js'
-import { rankSnapshot, matchFor, pageFromSnapshot } from './index-search.js'
+import { pageFromSnapshot, rankSnapshot, searchMatch } from './index-search.js'
 import { resolveScope, sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
 import { SCAN_LIMITS, scanPage, startScan, type ScanPosition } from './literal-scan.js'
 import type { SearchInput } from './history.schema.js'
@@ -77,12 +77,12 @@ export function search(deps: AppDeps, input: SearchInput): SearchAnswer {
 
 function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, cursor: IndexCursor | undefined, limit: number): SearchAnswer {
   const db = deps.searchIndex.db!
-  const { match } = matchFor(db, query, scope)
-  if (!match) return base
   let snapshot = cursor ? deps.searchIndex.snapshots.get(cursor.s) : undefined
   let snapshotId = cursor?.s
   let offset = cursor?.o ?? 0
   if (!snapshot) {
+    const match = searchMatch(db, query, scope, cursor?.h)
+    if (!match) return base
     snapshot = rankSnapshot(db, match, scope, cursor?.h)
     if (cursor) {
       // Evicted: re-rank under the same horizon and continue after the last hit returned.

@@ -1,7 +1,7 @@
 import { compileIndexTerms, indexTokens, MIN_INNER_WORD_CHARS, type ParsedQuery } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
-import { countTermDocs, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
+import { countMatches, countTermDocs, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
 import type { SearchSnapshot } from '../../index/snapshots.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
@@ -12,13 +12,17 @@ export const CANDIDATE_CAP = 2000
 const RARE_WORD_DOCS = 50
 const EXPANSIONS_PER_WORD = 16
 
+/** When the whole words of a query find fewer documents than this, common words reach into code tokens too. */
+const FEW_MATCHES = 20
+
 /**
  * The MATCH for a query: every word that is rare as a whole token also matches the code tokens
- * containing it (`1137` → `pr1137`), through the trigram vocabulary.
+ * containing it (`1137` → `pr1137`), through the trigram vocabulary; with `widen`, every word
+ * does. `widenable`: some word was left whole because it is common.
  */
-export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope): { match: FtsMatch | null; expanded: boolean } {
+export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope, widen = false): { match: FtsMatch | null; widenable: boolean } {
   const expansions = new Map<number, string[]>()
-  let expanded = false
+  let widenable = false
   // Whether some positive term can match as itself (not only through code-token alternatives).
   let literal = false
   query.terms.forEach((term, i) => {
@@ -30,24 +34,41 @@ export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope)
     }
     const docs = countTermDocs(db, tokens[0]!, RARE_WORD_DOCS)
     if (docs > 0) literal = true
-    if (docs >= RARE_WORD_DOCS) return
-    const found = expandSubstring(db, tokens[0]!, EXPANSIONS_PER_WORD)
-    if (found.terms.length) {
-      expansions.set(i, found.terms)
-      expanded = true
+    if (docs >= RARE_WORD_DOCS && !widen) {
+      widenable = true
+      return
     }
+    const found = expandSubstring(db, tokens[0]!, EXPANSIONS_PER_WORD)
+    if (found.terms.length) expansions.set(i, found.terms)
   })
   const match = buildMatch(query, scope.match, expansions)
   // Words found nowhere as themselves (`1137` → `pr1137`): the alternatives are all there is, so
   // plain bm25 ranks them and the discounting pass is skipped.
   if (match && !literal) match.expansions = null
-  return { match, expanded }
+  return { match, widenable }
+}
+
+/** The document ids a search covers: its date filters, and nothing newer than `horizon`. */
+export function idRange(scope: ResolvedScope, horizon: number): { min: number; max: number } {
+  const min = scope.since !== null ? idFloorForTime(scope.since) : 0
+  return { min, max: Math.min(scope.until !== null ? idCeilForTime(scope.until) : Number.MAX_SAFE_INTEGER, horizon) }
+}
+
+/**
+ * The MATCH a search and its clean-up run. Common words match whole tokens only, so prose that
+ * says `timeout` is not buried under every `setTimeout`; but when the whole words find few
+ * documents (`timeout -proxy` found none where scanning had found `setTimeout`), they reach into
+ * code tokens as rare words do.
+ */
+export function searchMatch(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope, horizon = maxDocId(db)): FtsMatch | null {
+  const first = matchFor(db, query, scope)
+  if (!first.match || !first.widenable || countMatches(db, first.match.match, idRange(scope, horizon), FEW_MATCHES) >= FEW_MATCHES) return first.match
+  return matchFor(db, query, scope, true).match
 }
 
 /** Rank a query's candidates once, for a first page; later pages slice the snapshot. */
 export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope, horizon = maxDocId(db)): SearchSnapshot {
-  const min = scope.since !== null ? idFloorForTime(scope.since) : 0
-  const max = Math.min(scope.until !== null ? idCeilForTime(scope.until) : Number.MAX_SAFE_INTEGER, horizon)
+  const { min, max } = idRange(scope, horizon)
   const ranked = match.expansions
     ? rankDiscountingExpansions(db, match.match, match.expansions, { min, max }, CANDIDATE_CAP)
     : rankCandidates(db, match.match, { min, max }, CANDIDATE_CAP)
