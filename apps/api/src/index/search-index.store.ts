@@ -82,6 +82,17 @@ export function countMatches(db: SqliteDb, match: string, range: { min: number; 
     [match, range.min, range.max, limit])!.n
 }
 
+/**
+ * The tools the index holds documents of, with their counts: the `meta` column's tool tokens
+ * (`zt` + hex of the name), read off FTS5's term list through a vocabulary table of this
+ * connection, never stored.
+ */
+export function indexedTools(db: SqliteDb): Array<{ name: string; docs: number }> {
+  db.runSql(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_terms USING fts5vocab(main, fts, col)`)
+  const rows = db.allSql<{ term: string; doc: number }>(`SELECT term, doc FROM temp.fts_terms WHERE term >= 'zt' AND term < 'zu' AND col = 'meta'`)
+  return rows.map((r) => ({ name: Buffer.from(r.term.slice(2), 'hex').toString('utf8'), docs: r.doc })).filter((t) => t.name.length > 0)
+}
+
 /** Code tokens that contain `fragment` (folded, ≥ 3 characters), shortest first. */
 export function expandSubstring(db: SqliteDb, fragment: string, limit: number): { terms: string[]; truncated: boolean } {
   if ([...fragment].length < 3) return { terms: [], truncated: false }

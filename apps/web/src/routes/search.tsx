@@ -14,7 +14,7 @@ import { SearchSummary } from '../features/search/search-summary'
 import { createRecentSearches } from '../features/search/recent-searches'
 import { rememberPlace, restorePlace } from '../features/search/search-place'
 import { createSubmit } from '../features/search/submit-query'
-import { createIndexStatus, createSearch } from '../features/search/search.data'
+import { createIndexedTools, createIndexStatus, createSearch } from '../features/search/search.data'
 import { createProjects, createSessionDetail } from '../features/sessions/sessions.data'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
@@ -40,6 +40,7 @@ export function SearchRoute() {
   const search = createSearch(api, input)
   const failed = () => search.error() !== undefined
   const status = createIndexStatus(api, () => search.refresh())
+  const tools = createIndexedTools(api, status)
   const cleanup = createCleanup(api, input, () => search.refresh())
   const storage = useStorageInfo()
   // Titles and user messages are never cleaned: with only those kinds chosen there is nothing to offer.
@@ -156,6 +157,7 @@ export function SearchRoute() {
       <SearchFilters
         kinds={kinds()}
         tool={params.tool}
+        tools={tools.data()?.tools ?? null}
         projectID={isValidId(params.project) ? params.project : undefined}
         projects={projects.data() ?? []}
         period={isPeriod(params.when) ? params.when : undefined}

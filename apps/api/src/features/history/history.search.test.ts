@@ -135,6 +135,23 @@ describe('history.search over the index', () => {
     expect(plan.sessions.flatMap((s) => s.candidates.map((c) => c.messageID))).toEqual([code.messageID])
   })
 
+  it('lists the tools history holds calls of, custom ones included, with their counts', async () => {
+    const db = new Database(deps.opencode.path)
+    const session = addV1Session(db, { title: 'Custom tools', time: T + 20_000 })
+    addV1Message(db, { sessionID: session, role: 'assistant', time: T + 21_000, parts: [toolPart('github_search', { q: 'ocelot' }, 'no results')] })
+    db.close()
+    deps.searchIndex.runUntilIdle()
+    const { tools } = await caller.history.tools()
+    // The same counts as the index's own document table.
+    const counted = deps.searchIndex.db!.allSql<{ tool: string; n: number }>(`SELECT tool, count(*) AS n FROM doc WHERE tool IS NOT NULL GROUP BY tool`)
+    expect(new Map(tools!.map((t) => [t.name, t.docs]))).toEqual(new Map(counted.map((c) => [c.tool, c.n])))
+    expect(tools!.find((t) => t.name === 'github_search')).toEqual({ name: 'github_search', docs: 1 })
+    expect(tools!.map((t) => t.docs)).toEqual([...tools!.map((t) => t.docs)].sort((a, b) => b - a))
+    const fresh = await createTestDeps((await realFixture()).db)
+    expect(await createCaller({ deps: fresh }).history.tools()).toEqual({ tools: null })
+    fresh.cleanup()
+  })
+
   it('finds a piece of Japanese text written without spaces', async () => {
     const { hits } = await caller.history.search({ query: 'ファイル' })
     expect(hits.map((h) => h.messageID)).toEqual([seeded.cjk])

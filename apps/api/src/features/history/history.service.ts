@@ -2,6 +2,7 @@ import { decodeCursor, encodeCursor, hasPositiveTerm, parseQuery, searchHint, ty
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { IndexState } from '../../index/indexer.js'
+import { indexedTools } from '../../index/search-index.store.js'
 import { pageFromSnapshot, rankSnapshot, searchMatch } from './index-search.js'
 import { resolveScope, sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
 import { SCAN_LIMITS, scanPage, startScan, type ScanPosition } from './literal-scan.js'
@@ -101,6 +102,16 @@ function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, ba
     truncated: snapshot.truncated,
     total: snapshot.ids.length,
   }
+}
+
+/**
+ * `history.tools`: the tools history holds calls of, most used first, for the tool filter; null
+ * while the index is not ready (the filter offers OpenCode's own tools meanwhile).
+ */
+export function indexedToolList(deps: AppDeps): { tools: Array<{ name: string; docs: number }> | null } {
+  const db = deps.searchIndex.db
+  if (!db || deps.searchIndex.status().state !== 'ready') return { tools: null }
+  return { tools: indexedTools(db).sort((a, b) => b.docs - a.docs || (a.name < b.name ? -1 : 1)) }
 }
 
 /** How far a scan is through the rows it will visit (row ids stand in for row counts). */

@@ -1,11 +1,25 @@
 import { For, Show } from 'solid-js'
+import { formatCount } from '../../lib/format'
 import type { Project } from '../sessions/sessions.data'
 import { KIND_LABELS } from './hit-model'
 import type { SearchKind } from './search.data'
 
 export const KINDS: SearchKind[] = ['text', 'reasoning', 'tool', 'user', 'title']
-/** OpenCode's built-in tools (1.x and 2.x names); the current filter is always offered too. */
-const TOOLS = ['bash', 'shell', 'read', 'edit', 'write', 'patch', 'grep', 'glob', 'task', 'subagent', 'todowrite', 'webfetch', 'websearch', 'skill']
+/** OpenCode's built-in tools (1.x and 2.x names): offered until the index says which tools history holds. */
+const BUILT_IN_TOOLS = ['bash', 'shell', 'read', 'edit', 'write', 'patch', 'grep', 'glob', 'task', 'subagent', 'todowrite', 'webfetch', 'websearch', 'skill']
+
+export interface ToolCount {
+  name: string
+  docs: number
+}
+
+/** The tool menu: history's own tools with their counts, or the built-in ones; the current filter always. */
+export function toolOptions(tools: ToolCount[] | null, current: string | undefined): Array<{ value: string; label: string }> {
+  const options = tools
+    ? tools.map((t) => ({ value: t.name, label: `${t.name} (${formatCount(t.docs)})` }))
+    : BUILT_IN_TOOLS.map((name) => ({ value: name, label: name }))
+  return current && !options.some((o) => o.value === current) ? [{ value: current, label: current }, ...options] : options
+}
 export const PERIODS = { day: ['Past day', 86_400_000], week: ['Past week', 7 * 86_400_000], month: ['Past month', 30 * 86_400_000], year: ['Past year', 365 * 86_400_000] } as const
 export type Period = keyof typeof PERIODS
 export const isPeriod = (value: unknown): value is Period => typeof value === 'string' && value in PERIODS
@@ -13,6 +27,8 @@ export const isPeriod = (value: unknown): value is Period => typeof value === 's
 export interface SearchFiltersProps {
   kinds: SearchKind[]
   tool: string | undefined
+  /** The tools history holds calls of, most used first; null until the index is ready. */
+  tools: ToolCount[] | null
   projectID: string | undefined
   projects: Project[]
   period: Period | undefined
@@ -43,8 +59,8 @@ export function SearchFilters(props: SearchFiltersProps) {
         <span class="visually-hidden">Tool</span>
         <select onChange={(e) => props.onTool(e.currentTarget.value || undefined)}>
           <option value="" selected={!props.tool}>Any tool</option>
-          <For each={props.tool && !TOOLS.includes(props.tool) ? [props.tool, ...TOOLS] : TOOLS}>
-            {(tool) => <option value={tool} selected={tool === props.tool}>{tool}</option>}
+          <For each={toolOptions(props.tools, props.tool)}>
+            {(tool) => <option value={tool.value} selected={tool.value === props.tool}>{tool.label}</option>}
           </For>
         </select>
       </label>

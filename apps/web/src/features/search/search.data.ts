@@ -1,5 +1,6 @@
 import { createSignal, onCleanup, type Accessor } from 'solid-js'
 import { createCursorList, type CursorList } from '../../lib/cursor-list'
+import { createQuery } from '../../lib/query'
 import type { Api, RouterInputs, RouterOutputs } from '../../lib/trpc'
 
 export type SearchAnswer = RouterOutputs['history']['search']
@@ -50,4 +51,9 @@ export function createIndexStatus(api: Api, onReady: () => void): Accessor<Index
   })
   onCleanup(() => subscription.unsubscribe())
   return status
+}
+
+/** The tools history holds calls of (most used first), asked again when the index's state changes; null while it builds. */
+export function createIndexedTools(api: Api, status: Accessor<IndexStatus | undefined>) {
+  return createQuery(() => status()?.state ?? null, (_state, signal) => api.history.tools.query(undefined, { signal }))
 }
