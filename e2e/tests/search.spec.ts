@@ -78,6 +78,39 @@ test.describe('search', () => {
     await snapshot(page, testInfo, 'search-03-opened-at-part')
   })
 
+  test('opens a hit with its part read from the header and its first match well in view, wide and on a phone', async ({ page }, testInfo) => {
+    // Where the opened part and its first match sit in the transcript, which scrolls under the bars.
+    const place = () => page.evaluate(() => {
+      const view = document.querySelector('.transcript')!.getBoundingClientRect()
+      const part = document.querySelector('.item.highlighted')!.getBoundingClientRect()
+      const mark = ([...(CSS.highlights.get('loupe-hit') ?? [])][0] as Range).getBoundingClientRect()
+      return { height: view.height, partHeight: part.height, header: part.top - view.top, match: mark.top - view.top, belowMatch: view.bottom - mark.bottom }
+    })
+    for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(size)
+      // Two tool calls: a grep that fits the screen, and a read whose output is the taller one.
+      for (const tool of ['grep', 'read']) {
+        await page.goto('/search?q=readFileSync&view=flat&kinds=tool')
+        await page.locator('.hit').filter({ has: page.locator('.hit-tool', { hasText: new RegExp(`^${tool}$`) }) }).first().click()
+        await expect(page).toHaveURL(/part=/)
+        await expect.poll(() => page.evaluate(() => CSS.highlights.get('loupe-hit')?.size ?? 0)).toBeGreaterThan(0)
+        const at = await place()
+        const where = `${tool} at ${size.width}×${size.height}: ${JSON.stringify(at)}`
+        // Clear of the bar above the transcript, and not on the bottom edge.
+        expect(at.match, where).toBeGreaterThanOrEqual(11)
+        expect(at.belowMatch, where).toBeGreaterThanOrEqual(40)
+        if (at.partHeight <= at.height - 52) {
+          expect(at.header, where).toBeGreaterThanOrEqual(11)
+          expect(at.header, where).toBeLessThanOrEqual(49)
+        } else if (at.header < 0) {
+          // Too tall to show from its header with the match: the match a third of the way down.
+          expect(at.match, where).toBeLessThanOrEqual(at.height * 0.4)
+        }
+        await snapshot(page, testInfo, `search-03a-opened-${tool}-${size.width}`)
+      }
+    }
+  })
+
   test('keeps what is typed right after / while the search page loads', async ({ page }) => {
     await page.locator('.session-row').first().waitFor()
     // No wait for the box: the page is a lazily loaded chunk, and people type at once.
