@@ -9,6 +9,7 @@ import { useApi } from './lib/api-context'
 import { describeProblem } from './lib/errors'
 import { isTypingTarget, useKeys } from './lib/keys'
 import { ListMemoryProvider } from './lib/list-memory'
+import { createSearchMemory, SearchMemoryContext } from './lib/search-memory'
 import { NotFound } from './routes/not-found'
 
 const SessionsRoute = lazy(() => import('./routes/sessions').then((m) => ({ default: m.SessionsRoute })))
@@ -76,10 +77,12 @@ function useGlobalKeys(openHelp: () => void) {
 function Shell(props: RouteSectionProps) {
   const storage = createStorageInfo(useApi())
   const [help, setHelp] = createSignal(false)
+  const searches = createSearchMemory()
   useGlobalKeys(() => setHelp(true))
   const unauthorized = () => storage.error() !== undefined && describeProblem(storage.error()).kind === 'unauthorized'
   return (
     <StorageInfoContext.Provider value={storage}>
+      <SearchMemoryContext.Provider value={searches}>
       <ListMemoryProvider>
       <div class="app">
         <AppHeader info={storage.data()} onHelp={() => setHelp(true)} />
@@ -98,6 +101,7 @@ function Shell(props: RouteSectionProps) {
         </Show>
       </div>
       </ListMemoryProvider>
+      </SearchMemoryContext.Provider>
     </StorageInfoContext.Provider>
   )
 }

@@ -36,7 +36,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
       [['t', 'b', 'i'], 'Transcript / Bytes / Gallery tab'],
       [['f'], 'Search in this session'],
       [['Home', 'End'], 'First / latest messages'],
-      [['Esc', '⌫'], 'Back to the list'],
+      [['Esc', '⌫'], 'Back to the search results or the list'],
     ],
   },
 ]
