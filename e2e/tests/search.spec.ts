@@ -185,6 +185,38 @@ test.describe('search', () => {
     await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
   })
 
+  test('leaves an opened result with Esc for the same results, and / reopens them with the query selected', async ({ page }, testInfo) => {
+    await page.goto('/search?q=the&view=flat')
+    const hits = page.locator('.hit')
+    await expect(hits.nth(5)).toBeVisible()
+    await hits.nth(5).click()
+    await expect(page).toHaveURL(/\/sessions\/[^/]+\?/)
+    await expect(page.locator('.item.highlighted')).toBeVisible()
+    // Another tab of the same session, then Esc: back through history to the results' own entry.
+    await page.keyboard.press('b')
+    await expect(page).toHaveURL(/\/bytes\?/)
+    await page.keyboard.press('Escape')
+    await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
+    await expect(page.locator('.hit.selected')).toHaveAttribute('data-index', '5')
+    await page.goForward()
+    await expect(page).toHaveURL(/\/sessions\/[^/]+\?/)
+    await page.goBack()
+    await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sessions' }).click()
+    await expect(page).toHaveURL(/\/sessions/)
+    await page.locator('.session-row').first().waitFor()
+    await page.keyboard.press('/')
+    await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
+    const box = page.getByPlaceholder(/Search all history/)
+    await expect(box).toBeFocused()
+    await expect.poll(() => box.evaluate((el: HTMLInputElement) => [el.value, el.selectionStart, el.selectionEnd])).toEqual(['the', 0, 3])
+    await snapshot(page, testInfo, 'search-06-reopened-with-slash')
+    await page.keyboard.type('readFileSync')
+    await expect(box).toHaveValue('readFileSync')
+    await expect(page).toHaveURL(/\/search\?q=readFileSync&view=flat$/)
+  })
+
   test('loads more below what is on screen in grouped view, a session seen above continued', async ({ page }, testInfo) => {
     await page.goto('/search?q=the')
     const groups = page.locator('.hit-group')

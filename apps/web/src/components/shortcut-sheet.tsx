@@ -6,7 +6,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
     title: 'Anywhere',
     keys: [
       [['?'], 'Show this sheet'],
-      [['/'], 'Search all history'],
+      [['/'], 'Search all history (the last search again)'],
       [['g', 's'], 'Go to sessions'],
       [['g', 'd'], 'Go to storage (database)'],
       [['Esc'], 'Close a dialog, or go back'],

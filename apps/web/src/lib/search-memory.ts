@@ -1,5 +1,5 @@
-import { useBeforeLeave, useNavigate } from '@solidjs/router'
-import { createContext, createSignal, useContext } from 'solid-js'
+import { useBeforeLeave, useLocation, useNavigate } from '@solidjs/router'
+import { createContext, createEffect, createSignal, useContext, type Accessor } from 'solid-js'
 
 /** The results a session was opened from. */
 interface SearchOrigin {
@@ -10,6 +10,12 @@ interface SearchOrigin {
 }
 
 export interface SearchMemory {
+  /** The last search's address, query and filters included; `/search` before any. */
+  href: Accessor<string>
+  /** The search page about to open at `href` was asked for again (`/`, the Search link); undefined forgets it. */
+  noteReopen: (href: string | undefined) => void
+  /** Whether the search page now showing was asked for again, so its box selects the query; asked once. */
+  takeReopened: () => boolean
   /** Back to the results `sessionID` was opened from; false when it was not opened from results. */
   backFrom: (sessionID: string) => boolean
 }
@@ -24,13 +30,27 @@ const historyDepth = (): number | undefined => {
   return typeof depth === 'number' ? depth : undefined
 }
 
+/** The last search's address with new words: `q` first, spelled as the typeahead always has. */
+export function withQuery(href: string, text: string): string {
+  const rest = new URLSearchParams(href.split('?')[1] ?? '')
+  rest.delete('q')
+  const tail = rest.toString()
+  return `/search?q=${encodeURIComponent(text)}${tail ? `&${tail}` : ''}`
+}
+
 /**
- * Remembers, in memory for this tab, which session a search opened, so that Esc in that session
- * goes back to it. Call under the router.
+ * Remembers, in memory for this tab, the last search and which session a search opened, so that
+ * `/` and the Search link reopen it and Esc in that session goes back to it. Call under the router.
  */
 export function createSearchMemory(): SearchMemory {
+  const location = useLocation()
   const navigate = useNavigate()
+  const [href, setHref] = createSignal('/search')
   const [origin, setOrigin] = createSignal<SearchOrigin>()
+  let reopenAt: string | undefined
+  createEffect(() => {
+    if (location.pathname === '/search') setHref(`/search${location.search}`)
+  })
   // Runs before the router moves, while the entry being left is still the current one: its depth
   // is the results' own. History moves (Back, Forward) and replacements keep the entries as they are.
   useBeforeLeave((event) => {
@@ -42,6 +62,15 @@ export function createSearchMemory(): SearchMemory {
     else if (origin()?.sessionID === to && sessionIn(event.from.pathname) !== to) setOrigin(undefined)
   })
   return {
+    href,
+    noteReopen: (at) => {
+      if (location.pathname !== '/search') reopenAt = at
+    },
+    takeReopened: () => {
+      const reopened = reopenAt === `/search${location.search}`
+      reopenAt = undefined
+      return reopened
+    },
     backFrom: (sessionID) => {
       const from = origin()
       if (from?.sessionID !== sessionID) return false
@@ -58,5 +87,5 @@ export function createSearchMemory(): SearchMemory {
 export const SearchMemoryContext = createContext<SearchMemory>()
 
 export function useSearchMemory(): SearchMemory {
-  return useContext(SearchMemoryContext) ?? { backFrom: () => false }
+  return useContext(SearchMemoryContext) ?? { href: () => '/search', noteReopen: () => {}, takeReopened: () => false, backFrom: () => false }
 }
