@@ -78,6 +78,39 @@ test.describe('search', () => {
     await snapshot(page, testInfo, 'search-03-opened-at-part')
   })
 
+  test('opens a hit with its part read from the header and its first match well in view, wide and on a phone', async ({ page }, testInfo) => {
+    // Where the opened part and its first match sit in the transcript, which scrolls under the bars.
+    const place = () => page.evaluate(() => {
+      const view = document.querySelector('.transcript')!.getBoundingClientRect()
+      const part = document.querySelector('.item.highlighted')!.getBoundingClientRect()
+      const mark = ([...(CSS.highlights.get('loupe-hit') ?? [])][0] as Range).getBoundingClientRect()
+      return { height: view.height, partHeight: part.height, header: part.top - view.top, match: mark.top - view.top, belowMatch: view.bottom - mark.bottom }
+    })
+    for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(size)
+      // Two tool calls: a grep that fits the screen, and a read whose output is the taller one.
+      for (const tool of ['grep', 'read']) {
+        await page.goto('/search?q=readFileSync&view=flat&kinds=tool')
+        await page.locator('.hit').filter({ has: page.locator('.hit-tool', { hasText: new RegExp(`^${tool}$`) }) }).first().click()
+        await expect(page).toHaveURL(/part=/)
+        await expect.poll(() => page.evaluate(() => CSS.highlights.get('loupe-hit')?.size ?? 0)).toBeGreaterThan(0)
+        const at = await place()
+        const where = `${tool} at ${size.width}×${size.height}: ${JSON.stringify(at)}`
+        // Clear of the bar above the transcript, and not on the bottom edge.
+        expect(at.match, where).toBeGreaterThanOrEqual(11)
+        expect(at.belowMatch, where).toBeGreaterThanOrEqual(40)
+        if (at.partHeight <= at.height - 52) {
+          expect(at.header, where).toBeGreaterThanOrEqual(11)
+          expect(at.header, where).toBeLessThanOrEqual(49)
+        } else if (at.header < 0) {
+          // Too tall to show from its header with the match: the match a third of the way down.
+          expect(at.match, where).toBeLessThanOrEqual(at.height * 0.4)
+        }
+        await snapshot(page, testInfo, `search-03a-opened-${tool}-${size.width}`)
+      }
+    }
+  })
+
   test('keeps what is typed right after / while the search page loads', async ({ page }) => {
     await page.locator('.session-row').first().waitFor()
     // No wait for the box: the page is a lazily loaded chunk, and people type at once.
@@ -150,6 +183,38 @@ test.describe('search', () => {
     await expect(page.locator('.hit.selected')).toBeInViewport()
     // The place was only for coming back: the address is the search again.
     await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
+  })
+
+  test('leaves an opened result with Esc for the same results, and / reopens them with the query selected', async ({ page }, testInfo) => {
+    await page.goto('/search?q=the&view=flat')
+    const hits = page.locator('.hit')
+    await expect(hits.nth(5)).toBeVisible()
+    await hits.nth(5).click()
+    await expect(page).toHaveURL(/\/sessions\/[^/]+\?/)
+    await expect(page.locator('.item.highlighted')).toBeVisible()
+    // Another tab of the same session, then Esc: back through history to the results' own entry.
+    await page.keyboard.press('b')
+    await expect(page).toHaveURL(/\/bytes\?/)
+    await page.keyboard.press('Escape')
+    await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
+    await expect(page.locator('.hit.selected')).toHaveAttribute('data-index', '5')
+    await page.goForward()
+    await expect(page).toHaveURL(/\/sessions\/[^/]+\?/)
+    await page.goBack()
+    await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sessions' }).click()
+    await expect(page).toHaveURL(/\/sessions/)
+    await page.locator('.session-row').first().waitFor()
+    await page.keyboard.press('/')
+    await expect(page).toHaveURL(/\/search\?q=the&view=flat$/)
+    const box = page.getByPlaceholder(/Search all history/)
+    await expect(box).toBeFocused()
+    await expect.poll(() => box.evaluate((el: HTMLInputElement) => [el.value, el.selectionStart, el.selectionEnd])).toEqual(['the', 0, 3])
+    await snapshot(page, testInfo, 'search-06-reopened-with-slash')
+    await page.keyboard.type('readFileSync')
+    await expect(box).toHaveValue('readFileSync')
+    await expect(page).toHaveURL(/\/search\?q=readFileSync&view=flat$/)
   })
 
   test('loads more below what is on screen in grouped view, a session seen above continued', async ({ page }, testInfo) => {

@@ -9,6 +9,7 @@ import { useApi } from './lib/api-context'
 import { describeProblem } from './lib/errors'
 import { isTypingTarget, useKeys } from './lib/keys'
 import { ListMemoryProvider } from './lib/list-memory'
+import { createSearchMemory, SearchMemoryContext, withQuery, type SearchMemory } from './lib/search-memory'
 import { NotFound } from './routes/not-found'
 
 const SessionsRoute = lazy(() => import('./routes/sessions').then((m) => ({ default: m.SessionsRoute })))
@@ -19,17 +20,20 @@ const SearchRoute = lazy(() => import('./routes/search').then((m) => ({ default:
 /** How long after `/` (or the last key caught) keys still go into the search the page will show. */
 const TYPEAHEAD_MS = 1000
 
-/** `g` then a letter within a second jumps between places; `?` opens the sheet; `/` opens search. */
-function useGlobalKeys(openHelp: () => void) {
+/** `g` then a letter within a second jumps between places; `?` opens the sheet; `/` reopens the last search. */
+function useGlobalKeys(openHelp: () => void, searches: SearchMemory) {
   const navigate = useNavigate()
   const location = useLocation()
   let pendingG = 0
   // Keys typed right after `/`, before the search page (a lazily loaded chunk) has focused its box,
   // would be lost: they go into the query until the box takes over (it then receives them itself).
-  let typeahead: { text: string; until: number } | null = null
+  // They replace the last search's words and keep its filters, as typing over its selected query would.
+  let typeahead: { text: string; until: number; base: string } | null = null
   const typeInto = (text: string) => {
-    typeahead = { text, until: Date.now() + TYPEAHEAD_MS }
-    navigate(`/search?q=${encodeURIComponent(text)}`, { replace: true })
+    const base = typeahead?.base ?? '/search'
+    typeahead = { text, until: Date.now() + TYPEAHEAD_MS, base }
+    searches.noteReopen(undefined)
+    navigate(withQuery(base, text), { replace: true })
   }
   const catching = () => typeahead !== null && Date.now() < typeahead.until
   useKeys((event) => {
@@ -46,8 +50,10 @@ function useGlobalKeys(openHelp: () => void) {
     }
     if (event.key === '/' && location.pathname !== '/search') {
       event.preventDefault()
-      typeahead = { text: '', until: Date.now() + TYPEAHEAD_MS }
-      navigate('/search')
+      const base = searches.href()
+      typeahead = { text: '', until: Date.now() + TYPEAHEAD_MS, base }
+      searches.noteReopen(base)
+      navigate(base)
       return
     }
     if (event.key === 'g') {
@@ -76,13 +82,15 @@ function useGlobalKeys(openHelp: () => void) {
 function Shell(props: RouteSectionProps) {
   const storage = createStorageInfo(useApi())
   const [help, setHelp] = createSignal(false)
-  useGlobalKeys(() => setHelp(true))
+  const searches = createSearchMemory()
+  useGlobalKeys(() => setHelp(true), searches)
   const unauthorized = () => storage.error() !== undefined && describeProblem(storage.error()).kind === 'unauthorized'
   return (
     <StorageInfoContext.Provider value={storage}>
+      <SearchMemoryContext.Provider value={searches}>
       <ListMemoryProvider>
       <div class="app">
-        <AppHeader info={storage.data()} onHelp={() => setHelp(true)} />
+        <AppHeader info={storage.data()} searchHref={searches.href()} onSearch={() => searches.noteReopen(searches.href())} onHelp={() => setHelp(true)} />
         <Show when={storage.data()?.demo}>
           <DemoBanner />
         </Show>
@@ -98,6 +106,7 @@ function Shell(props: RouteSectionProps) {
         </Show>
       </div>
       </ListMemoryProvider>
+      </SearchMemoryContext.Provider>
     </StorageInfoContext.Provider>
   )
 }

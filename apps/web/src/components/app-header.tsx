@@ -5,6 +5,9 @@ import { formatBytes } from '../lib/format'
 
 export interface AppHeaderProps {
   info: StorageInfo | undefined
+  /** The last search, query and filters included: the Search link reopens it. */
+  searchHref: string
+  onSearch: () => void
   onHelp: () => void
 }
 
@@ -20,7 +23,12 @@ export function AppHeader(props: AppHeaderProps) {
       </A>
       <nav class="topnav" aria-label="Main">
         <A href="/sessions" activeClass="active">Sessions</A>
-        <A href="/search" activeClass="active">Search <kbd>/</kbd></A>
+        <A href={props.searchHref} activeClass="active" onClick={(e) => {
+          // A link opened in another tab or window leaves this page's search box alone.
+          if (!(e.ctrlKey || e.metaKey || e.shiftKey || e.altKey)) props.onSearch()
+        }}>
+          Search <kbd>/</kbd>
+        </A>
         <A href="/storage" activeClass="active">Storage</A>
       </nav>
       <div class="topbar-spacer" />

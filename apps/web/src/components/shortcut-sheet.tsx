@@ -6,7 +6,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
     title: 'Anywhere',
     keys: [
       [['?'], 'Show this sheet'],
-      [['/'], 'Search all history'],
+      [['/'], 'Search all history (the last search again)'],
       [['g', 's'], 'Go to sessions'],
       [['g', 'd'], 'Go to storage (database)'],
       [['Esc'], 'Close a dialog, or go back'],
@@ -36,7 +36,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
       [['t', 'b', 'i'], 'Transcript / Bytes / Gallery tab'],
       [['f'], 'Search in this session'],
       [['Home', 'End'], 'First / latest messages'],
-      [['Esc', '⌫'], 'Back to the list'],
+      [['Esc', '⌫'], 'Back to the search results or the list'],
     ],
   },
 ]

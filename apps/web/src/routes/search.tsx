@@ -20,6 +20,7 @@ import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
 import { useKeys } from '../lib/keys'
 import { isValidId } from '../lib/links'
+import { useSearchMemory } from '../lib/search-memory'
 import { quoteTyped } from '../lib/format'
 import { useTitle } from '../lib/title'
 
@@ -68,10 +69,13 @@ export function SearchRoute() {
   onCleanup(() => clearTimeout(timer))
   createEffect(on(() => params.q, (q) => { if ((q ?? '') !== typed()) setTyped(q ?? '') }, { defer: true }))
   createEffect(on(() => input(), () => setSelected(0)))
+  const searches = useSearchMemory()
   onMount(() => {
     box?.focus()
-    // The query may already hold what was typed after `/` while this page loaded: go on after it.
-    box?.setSelectionRange(box.value.length, box.value.length)
+    // Reopened by `/` or the Search link, the last query is selected: typing replaces it. Else the
+    // query may already hold what was typed after `/` while this page loaded: go on after it.
+    if (searches.takeReopened()) box?.select()
+    else box?.setSelectionRange(box.value.length, box.value.length)
   })
 
   const move = createHitCursor({

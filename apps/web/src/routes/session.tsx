@@ -16,6 +16,7 @@ import { describeProblem } from '../lib/errors'
 import { useKeys } from '../lib/keys'
 import { isStorage, isValidId, sessionHref, type SessionTab } from '../lib/links'
 import { useListMemory } from '../lib/list-memory'
+import { useSearchMemory } from '../lib/search-memory'
 import { useTitle } from '../lib/title'
 
 /** Tabs of a session; Gallery joins here as one more entry. */
@@ -46,6 +47,7 @@ export function SessionRoute() {
   const api = useApi()
   const navigate = useNavigate()
   const listHref = useListMemory().href
+  const searches = useSearchMemory()
   const params = useParams<{ id: string; tab?: string }>()
   const [search, setSearch] = useSearchParams<SessionSearch>()
   const ref = createMemo(() => ({ sessionID: params.id, ...(isStorage(search.storage) ? { storage: search.storage } : {}) }))
@@ -72,11 +74,13 @@ export function SessionRoute() {
     const words = text(search.hl)
     return s ? `/search?${new URLSearchParams({ ...(words ? { q: words } : {}), session: s.id, storage: s.storage })}` : '/search'
   }
+  // Opened from search results, the session goes back to them; else to the session list.
+  const leave = () => searches.backFrom(params.id) || navigate(listHref())
   useKeys((event) => {
     const target = TABS.find((t) => t.key === event.key)
     if (target) navigate(link(target.id))
     else if (event.key === 'f' && session()) navigate(searchHere())
-    else if (event.key === 'Escape' || event.key === 'Backspace') navigate(listHref())
+    else if (event.key === 'Escape' || event.key === 'Backspace') leave()
     else return
     event.preventDefault()
   })

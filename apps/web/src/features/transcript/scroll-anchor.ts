@@ -34,12 +34,11 @@ export function restoreAnchor(scroller: HTMLElement, anchor: ScrollAnchor | unde
   scroller.scrollTop += el.getBoundingClientRect().top - top - anchor.offset
 }
 
-/** Scroll a message (and optionally one of its parts) into view; false when it is not rendered. */
-export function revealMessage(scroller: HTMLElement, id: string, part?: string, block: ScrollLogicalPosition = 'start'): boolean {
+/** Scroll a message into view; false when it is not rendered. */
+export function revealMessage(scroller: HTMLElement, id: string, block: ScrollLogicalPosition = 'start'): boolean {
   const el = messageEl(scroller, id)
   if (!el) return false
-  const target = part ? partEl(scroller, id, part) : null
-  ;(target ?? el).scrollIntoView({ block: target ? 'center' : block })
+  el.scrollIntoView({ block })
   return true
 }
 

@@ -91,7 +91,7 @@ export function createTranscriptScroll(win: TranscriptWindow, models: Accessor<M
       const next = list[at < 0 ? (delta > 0 ? 0 : list.length - 1) : Math.max(0, Math.min(list.length - 1, at + delta))]
       if (!next || !scroller) return
       setActive(next.id)
-      revealMessage(scroller, next.id, undefined, 'nearest')
+      revealMessage(scroller, next.id, 'nearest')
       void fillEdges()
     },
     jumpToStart: () => void win.open({ anchor: 'earliest' }).then(() => scroller?.scrollTo({ top: 0 })),
