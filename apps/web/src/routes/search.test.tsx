@@ -34,6 +34,24 @@ describe('SearchRoute', () => {
     await waitFor(() => expect(history.get()).toMatch(/^\/sessions\/ses_\w+\?storage=v[12]&m=msg_\w+(&part=\w+&hl=readFileSync)?$/))
   })
 
+  it('leaves arrows and j/k to a focused filter menu', async () => {
+    renderApp('/search?q=stdin')
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(1))
+    const selected = () => document.querySelector('.hit.selected')?.getAttribute('data-index')
+    const before = selected()
+    const when = screen.getByRole('combobox', { name: 'When' })
+    const tool = screen.getByRole('combobox', { name: 'Tool' })
+    when.focus()
+    // fireEvent answers false when a listener took the key (preventDefault): the menu would not move.
+    expect(fireEvent.keyDown(when, { key: 'ArrowDown' })).toBe(true)
+    tool.focus()
+    expect(fireEvent.keyDown(tool, { key: 'j' })).toBe(true)
+    expect(fireEvent.keyDown(tool, { key: 'ArrowUp' })).toBe(true)
+    expect(selected()).toBe(before)
+    // The search box is the one field whose arrows walk the results.
+    expect(fireEvent.keyDown(screen.getByPlaceholderText(/Search all history/), { key: 'ArrowDown' })).toBe(false)
+  })
+
   it('filters by kind and explains an empty answer', async () => {
     const { history } = renderApp('/search?q=stdin')
     await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))

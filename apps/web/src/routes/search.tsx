@@ -114,7 +114,7 @@ export function SearchRoute() {
     else if (!inBox && event.key === '/') box?.focus()
     else return
     event.preventDefault()
-  }, { inFields: true })
+  }, { field: () => box })
 
   // The filters as the URL holds them, for links that keep them (recent searches).
   const definedParams = () => Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''))
