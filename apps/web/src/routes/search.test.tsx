@@ -52,6 +52,32 @@ describe('SearchRoute', () => {
     expect(fireEvent.keyDown(screen.getByPlaceholderText(/Search all history/), { key: 'ArrowDown' })).toBe(false)
   })
 
+  it('moves focus with the highlight from a group header or a row, so Enter opens the highlighted hit', async () => {
+    const { history } = renderApp('/search?q=file')
+    await waitFor(() => expect(document.querySelectorAll('.hit-group').length).toBeGreaterThan(2))
+    const [above, group] = [...document.querySelectorAll('.hit-group')] as [Element, Element]
+    const header = group.querySelector<HTMLElement>('.hit-group-title')!
+    header.focus()
+    const press = (key: string) => fireEvent.keyDown(document.activeElement!, { key })
+    // Down from a header: its first row, whatever was selected before.
+    press('ArrowDown')
+    const first = group.querySelector('.hit')!
+    expect(document.activeElement).toBe(first)
+    expect(first.classList.contains('selected')).toBe(true)
+    press('j')
+    expect(document.activeElement).not.toBe(first)
+    expect(document.activeElement?.classList.contains('selected')).toBe(true)
+    press('k')
+    expect(document.activeElement).toBe(first)
+    // Up from a group's first row: the last row of the group above.
+    press('ArrowUp')
+    const last = [...above.querySelectorAll('.hit')].at(-1)!
+    expect(document.activeElement).toBe(last)
+    expect(last.classList.contains('selected')).toBe(true)
+    press('Enter')
+    await waitFor(() => expect(history.get()).toBe(last.getAttribute('href')))
+  })
+
   it('filters by kind and explains an empty answer', async () => {
     const { history } = renderApp('/search?q=stdin')
     await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))

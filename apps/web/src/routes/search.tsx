@@ -107,8 +107,8 @@ export function SearchRoute() {
   })
   useKeys((event) => {
     const inBox = event.target === box
-    if (event.key === 'ArrowDown' || (!inBox && event.key === 'j')) move(1)
-    else if (event.key === 'ArrowUp' || (!inBox && event.key === 'k')) move(-1)
+    if (event.key === 'ArrowDown' || (!inBox && event.key === 'j')) move(1, event.target)
+    else if (event.key === 'ArrowUp' || (!inBox && event.key === 'k')) move(-1, event.target)
     // Enter belongs to the box and the results; a focused button or filter keeps its own.
     else if (event.key === 'Enter' && !event.isComposing && (inBox || event.target === document.body || !!(event.target as Element).closest?.('.hit'))) enter.submit()
     else if (!inBox && event.key === '/') box?.focus()
