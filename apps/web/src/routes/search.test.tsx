@@ -1,10 +1,24 @@
 import { fireEvent, screen, waitFor } from '@solidjs/testing-library'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderApp } from '../../test/real-api'
 
 const marks = () => [...document.querySelectorAll('.hit-snippet mark')].map((m) => m.textContent?.toLowerCase())
 
+/** Hold every search request until `release` is called; the rest of the api answers as usual. */
+function holdSearches() {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const fetch = window.fetch.bind(window)
+  vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
+    if (String(input instanceof Request ? input.url : input).includes('history.search')) await held
+    return fetch(input, init)
+  })
+  return release
+}
+
 describe('SearchRoute', () => {
+  afterEach(() => vi.restoreAllMocks())
+
   it('shows ranked hits with highlighted snippets for a query in the URL', async () => {
     renderApp('/search?q=stdin')
     await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
@@ -76,6 +90,23 @@ describe('SearchRoute', () => {
     expect(last.classList.contains('selected')).toBe(true)
     press('Enter')
     await waitFor(() => expect(history.get()).toBe(last.getAttribute('href')))
+  })
+
+  it('shows the results of the search before as stale, with no clean-up for them, until this search answers', async () => {
+    renderApp('/search?q=stdin')
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
+    const cleanup = await screen.findByRole<HTMLButtonElement>('button', { name: 'Clean up matching…' })
+    const busy = (selector: string) => document.querySelector(selector)?.getAttribute('aria-busy') ?? null
+    expect([busy('.hit-groups'), busy('.page-summary'), cleanup.disabled]).toEqual([null, null, false])
+    const release = holdSearches()
+    fireEvent.click(screen.getByRole('button', { name: 'Reasoning' }))
+    await waitFor(() => expect(busy('.hit-groups')).toBe('true'))
+    expect([busy('.page-summary'), cleanup.disabled, !!document.querySelector('.search-busy')]).toEqual(['true', true, true])
+    // The old hits stay readable meanwhile; they are only marked.
+    expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0)
+    release()
+    await waitFor(() => expect(busy('.hit-groups')).toBeNull())
+    expect([busy('.page-summary'), cleanup.disabled, !!document.querySelector('.search-busy')]).toEqual([null, false, false])
   })
 
   it('filters by kind and explains an empty answer', async () => {

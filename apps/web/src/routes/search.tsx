@@ -55,6 +55,10 @@ export function SearchRoute() {
   }
   const filtered = () => kinds().length > 0 || !!params.tool || !!params.project || !!params.when
   const writable = () => storage.data()?.supported.write !== false
+  const cleanupTitle = () => {
+    if (!writable()) return 'Loupe does not write to this database (see Storage)'
+    return search.stale() ? 'Waiting for the results of this search' : 'Remove the tool calls and reasoning of the finished messages behind these results'
+  }
   useTitle(() => (query() ? `Search: ${quoteTyped(query(), 60)}` : 'Search'))
 
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -131,13 +135,15 @@ export function SearchRoute() {
           count={search.hits().length}
           loading={search.loading()}
           shortened={query().length > SENT_QUERY_CHARS || !!search.answer()?.queryTruncated}
+          stale={search.stale()}
         />
         <Show when={canClean()}>
           <button
             type="button"
             class="button cleanup-button"
-            disabled={!writable()}
-            title={writable() ? 'Remove the tool calls and reasoning of the finished messages behind these results' : 'Loupe does not write to this database (see Storage)'}
+            // The results on screen may still be an earlier search's: clean up only once these are this one's.
+            disabled={!writable() || search.stale()}
+            title={cleanupTitle()}
             onClick={() => void cleanup.open()}
           >
             Clean up matching…
@@ -184,6 +190,7 @@ export function SearchRoute() {
         search={search}
         query={query()}
         searching={!!input()}
+        stale={search.stale()}
         unsearchable={input() ? null : hint()}
         filtered={filtered()}
         cleaned={cleanup.cleaned()}

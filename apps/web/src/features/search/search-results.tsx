@@ -15,6 +15,8 @@ export interface SearchResultsProps {
   /** The query as searched; empty when there is nothing to search for. */
   query: string
   searching: boolean
+  /** The hits on screen answer an earlier query or filters; the current answer is on its way. */
+  stale: boolean
   /** Why a typed query searches nothing (`-draft` alone): said in place of the welcome. */
   unsearchable: string | null
   /** Searches that opened a result before, newest first, offered again by the welcome. */
@@ -101,8 +103,11 @@ export function SearchResults(props: SearchResultsProps) {
         </EmptyState>
       </Match>
       <Match when={true}>
+        <Show when={props.stale}>
+          <div class="search-busy" aria-hidden="true" />
+        </Show>
         <HitList hits={s().hits()} query={props.query} view={props.view} selected={props.selected} now={Date.now()}
-          onSelect={props.onSelect} onOpen={props.onOpen} partial={s().hasMore()} moreFrom={s().moreFrom()} />
+          onSelect={props.onSelect} onOpen={props.onOpen} partial={s().hasMore()} moreFrom={s().moreFrom()} stale={props.stale} />
         <Show when={s().hasMore()}>
           {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page. */}
           <button type="button" class="load-more" aria-disabled={s().loading() !== false} onClick={() => s().loadMore()}>
