@@ -109,6 +109,20 @@ describe('SearchRoute', () => {
     expect([busy('.page-summary'), cleanup.disabled, !!document.querySelector('.search-busy')]).toEqual([null, false, false])
   })
 
+  it('says a link whose session or project is no id holds nothing to search, never searching everywhere instead', async () => {
+    const { history } = renderApp('/search?q=stdin&session=../../etc')
+    expect(await screen.findByText('Nothing to search in there')).toBeTruthy()
+    expect(document.querySelector('.empty-state')?.textContent).toContain('“../../etc” is not a session id')
+    expect(document.querySelectorAll('.hit').length).toBe(0)
+    fireEvent.click(screen.getByRole('button', { name: 'Search everywhere' }))
+    await waitFor(() => expect(history.get()).toBe('/search?q=stdin'))
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
+    renderApp('/search?q=stdin&project=%2Fhome%2Fdev')
+    await waitFor(() => expect(screen.getAllByText('Nothing to search in there').length).toBe(1))
+    // The project menu names it as unknown, not "All projects".
+    await waitFor(() => expect(screen.getAllByRole<HTMLSelectElement>('combobox', { name: 'Project' }).at(-1)?.selectedOptions[0]?.textContent).toBe('Unknown project'))
+  })
+
   it('filters by kind and explains an empty answer', async () => {
     const { history } = renderApp('/search?q=stdin')
     await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))

@@ -33,7 +33,7 @@ export function SearchRoute() {
   const recent = createRecentSearches()
   const projects = createProjects(api)
   /** The query as searched (the box's text may be ahead of it while typing is debounced). */
-  const { query, parsed, sessionScope, kinds, view, input } = createSearchQuery(params)
+  const { query, parsed, sessionScope, malformedScope, kinds, view, input } = createSearchQuery(params)
   // The scoped session, for its title: the chip names it before any hit does.
   const scoped = createSessionDetail(api, sessionScope)
   let box: HTMLInputElement | undefined
@@ -162,7 +162,8 @@ export function SearchRoute() {
       <SearchFilters
         kinds={kinds()}
         tool={params.tool}
-        projectID={isValidId(params.project) ? params.project : undefined}
+        // Any project in the link, well-formed or not, so the menu can say it is unknown rather than "All projects".
+        projectID={params.project || undefined}
         projects={projects.data() ?? []}
         period={isPeriod(params.when) ? params.when : undefined}
         view={view()}
@@ -190,6 +191,7 @@ export function SearchRoute() {
         search={search}
         query={query()}
         searching={!!input()}
+        malformedScope={malformedScope()}
         stale={search.stale()}
         unsearchable={input() ? null : hint()}
         filtered={filtered()}
