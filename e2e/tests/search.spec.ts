@@ -180,6 +180,24 @@ test.describe('search', () => {
     await expect(page.locator('.hit.selected')).toHaveAttribute('data-index', order[rows]!)
   })
 
+  test('names where each session ran at phone width, so sessions of one title stay apart', async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/search?q=co*')
+    const heads = page.locator('.hit-group-head')
+    await expect(heads.nth(1)).toBeVisible()
+    for (const head of await heads.all()) {
+      const dir = head.locator('.hit-group-dir')
+      await expect(dir).toBeVisible()
+      await expect(dir).toHaveText(/\S\/\S/)
+      // On a line of its own under the title, inside the header.
+      const [title, shown, box] = await Promise.all([head.locator('.hit-group-title').boundingBox(), dir.boundingBox(), head.boundingBox()])
+      expect(shown!.y).toBeGreaterThanOrEqual(title!.y + title!.height - 1)
+      expect(shown!.x + shown!.width).toBeLessThanOrEqual(box!.x + box!.width)
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0)
+    await snapshot(page, testInfo, 'search-06-phone-groups')
+  })
+
   test('offers the searches that opened a result again, keeping the filters, until forgotten', async ({ page }) => {
     await page.goto('/search?q=readFileSync')
     await page.locator('.hit').first().click()

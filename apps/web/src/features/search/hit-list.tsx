@@ -96,7 +96,7 @@ export function HitList(props: HitListProps) {
                   <span class="chip chip-accent">2.x</span>
                 </Show>
                 <Show when={group.directory}>
-                  <span class="hit-group-dir" title={group.directory}>{shortDirectory(group.directory)}</span>
+                  <span class="hit-group-dir" title={group.directory}><bdi>{shortDirectory(group.directory)}</bdi></span>
                 </Show>
                 <span class="muted">{matchCount(group.hits.length, group.continued)}{props.partial ? ' so far' : ''}</span>
               </header>
