@@ -245,6 +245,42 @@ test.describe('search', () => {
     await expect(page.locator('.hit.selected')).toHaveAttribute('data-index', order[rows]!)
   })
 
+  test('names where each session ran at phone width, so sessions of one title stay apart', async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/search?q=co*')
+    const heads = page.locator('.hit-group-head')
+    await expect(heads.nth(1)).toBeVisible()
+    for (const head of await heads.all()) {
+      const dir = head.locator('.hit-group-dir')
+      await expect(dir).toBeVisible()
+      await expect(dir).toHaveText(/\S\/\S/)
+      // On a line of its own under the title, inside the header.
+      const [title, shown, box] = await Promise.all([head.locator('.hit-group-title').boundingBox(), dir.boundingBox(), head.boundingBox()])
+      expect(shown!.y).toBeGreaterThanOrEqual(title!.y + title!.height - 1)
+      expect(shown!.x + shown!.width).toBeLessThanOrEqual(box!.x + box!.width)
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0)
+    await snapshot(page, testInfo, 'search-06-phone-groups')
+  })
+
+  test('fits the clean-up preview into a phone-wide dialog, long titles cut', async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/search?q=co*')
+    await page.getByRole('button', { name: 'Clean up matching…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Clean up matching' })
+    await expect(dialog.locator('.prune-parts tbody tr').nth(2)).toBeVisible()
+    const fit = await dialog.evaluate((d) => {
+      const body = d.querySelector('.modal-body')!.getBoundingClientRect()
+      const cells = [...d.querySelectorAll('.prune-parts th, .prune-parts td')].map((c) => c.getBoundingClientRect().right)
+      return { over: d.scrollWidth - d.clientWidth, cellsPast: cells.filter((right) => right > body.right - 8).length }
+    })
+    expect(fit).toEqual({ over: 0, cellsPast: 0 })
+    await snapshot(page, testInfo, 'search-07-phone-cleanup-preview')
+    // Only a look: the clean-up itself is another test's.
+    await dialog.getByRole('button', { name: 'Keep everything' }).click()
+    await expect(dialog).toHaveCount(0)
+  })
+
   test('offers the searches that opened a result again, keeping the filters, until forgotten', async ({ page }) => {
     await page.goto('/search?q=readFileSync')
     await page.locator('.hit').first().click()

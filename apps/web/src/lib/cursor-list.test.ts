@@ -83,4 +83,34 @@ describe('createCursorList', () => {
     expect(calls).toHaveLength(4)
     dispose()
   })
+
+  it('says what it shows is stale from a key change until that key\'s first page lands, not while paging or refreshing', async () => {
+    const calls: Array<{ key: string; cursor: string | undefined }> = []
+    const pages = pager(5, 2, calls)
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const { list, setKey, dispose } = mount(async (key, cursor) => {
+      if (key === 'slow') await held
+      return pages(key, cursor)
+    })
+    expect(list.stale()).toBe(false)
+    await settle()
+    list.loadMore()
+    list.refresh()
+    expect(list.stale()).toBe(false)
+    await settle()
+    setKey('slow')
+    // The first key's items are still on screen, answering the question before.
+    expect([list.stale(), list.items()]).toEqual([true, [0, 1]])
+    await settle()
+    expect(list.stale()).toBe(true)
+    release()
+    await settle()
+    expect(list.stale()).toBe(false)
+    setKey('fail')
+    await settle()
+    // Nothing shown, nothing stale.
+    expect(list.stale()).toBe(false)
+    dispose()
+  })
 })

@@ -18,6 +18,8 @@ export interface CursorList<T, P> {
   page: Accessor<P | undefined>
   loading: Accessor<ListLoading>
   error: Accessor<unknown>
+  /** What is shown (items, page) answers an earlier key than the current one, whose first page is on its way. */
+  stale: Accessor<boolean>
   hasMore: Accessor<boolean>
   /**
    * The item count at each "load more" since the first page: where the items a person asked for
@@ -42,6 +44,8 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
   const [loading, setLoading] = createSignal<ListLoading>(options.initialLoading ?? false)
   const [error, setError] = createSignal<unknown>()
   const [moreFrom, setMoreFrom] = createSignal<number[]>([])
+  // The key (as JSON) of what is shown; undefined while nothing is.
+  const [shownFor, setShownFor] = createSignal<string>()
   let controller: AbortController | undefined
   let filling = false
 
@@ -56,6 +60,7 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
         setMoreFrom([])
         setLoading(false)
         setError(undefined)
+        setShownFor(undefined)
       })
       return
     }
@@ -72,7 +77,10 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
       const next = options.read(answer)
       batch(() => {
         setItems((current) => (first ? next.items : [...current, ...next.items]))
-        if (first) setMoreFrom([])
+        if (first) {
+          setMoreFrom([])
+          setShownFor(JSON.stringify(key))
+        }
         setPage(() => answer)
         setCursor(next.cursor)
         setLoading(false)
@@ -87,6 +95,7 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
         if (first) {
           setItems([])
           setPage(undefined)
+          setShownFor(undefined)
         }
         setError(caught)
         setLoading(false)
@@ -101,6 +110,7 @@ export function createCursorList<K, P, T>(options: CursorListOptions<K, P, T>): 
     page,
     loading,
     error,
+    stale: () => shownFor() !== undefined && shownFor() !== JSON.stringify(options.key()),
     hasMore: () => cursor() !== null,
     moreFrom,
     loadMore: () => {

@@ -8,8 +8,11 @@ export function isTypingTarget(target: EventTarget | null): boolean {
 }
 
 export interface KeyOptions {
-  /** Also receive keys typed into fields (for Escape in a search box). */
-  inFields?: boolean
+  /**
+   * Also receive keys typed into this one field (a page's own search box). Every other field keeps
+   * its keys: ArrowDown in a menu must change the menu, not the page.
+   */
+  field?: () => Element | undefined
 }
 
 /**
@@ -21,7 +24,7 @@ export function useKeys(handler: (event: KeyboardEvent) => void, options: KeyOpt
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return
     const target = event.target
     if (target instanceof Element && target.closest('dialog[open]')) return
-    if (!options.inFields && isTypingTarget(target)) return
+    if (isTypingTarget(target) && target !== options.field?.()) return
     handler(event)
   }
   document.addEventListener('keydown', listener)

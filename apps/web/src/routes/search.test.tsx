@@ -1,10 +1,24 @@
 import { fireEvent, screen, waitFor } from '@solidjs/testing-library'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderApp } from '../../test/real-api'
 
 const marks = () => [...document.querySelectorAll('.hit-snippet mark')].map((m) => m.textContent?.toLowerCase())
 
+/** Hold every search request until `release` is called; the rest of the api answers as usual. */
+function holdSearches() {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const fetch = window.fetch.bind(window)
+  vi.spyOn(window, 'fetch').mockImplementation(async (input, init) => {
+    if (String(input instanceof Request ? input.url : input).includes('history.search')) await held
+    return fetch(input, init)
+  })
+  return release
+}
+
 describe('SearchRoute', () => {
+  afterEach(() => vi.restoreAllMocks())
+
   it('shows ranked hits with highlighted snippets for a query in the URL', async () => {
     renderApp('/search?q=stdin')
     await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
@@ -32,6 +46,81 @@ describe('SearchRoute', () => {
     expect(second?.getAttribute('data-index')).not.toBe('0')
     fireEvent.keyDown(box, { key: 'Enter' })
     await waitFor(() => expect(history.get()).toMatch(/^\/sessions\/ses_\w+\?storage=v[12]&m=msg_\w+(&part=\w+&hl=readFileSync)?$/))
+  })
+
+  it('leaves arrows and j/k to a focused filter menu', async () => {
+    renderApp('/search?q=stdin')
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(1))
+    const selected = () => document.querySelector('.hit.selected')?.getAttribute('data-index')
+    const before = selected()
+    const when = screen.getByRole('combobox', { name: 'When' })
+    const tool = screen.getByRole('combobox', { name: 'Tool' })
+    when.focus()
+    // fireEvent answers false when a listener took the key (preventDefault): the menu would not move.
+    expect(fireEvent.keyDown(when, { key: 'ArrowDown' })).toBe(true)
+    tool.focus()
+    expect(fireEvent.keyDown(tool, { key: 'j' })).toBe(true)
+    expect(fireEvent.keyDown(tool, { key: 'ArrowUp' })).toBe(true)
+    expect(selected()).toBe(before)
+    // The search box is the one field whose arrows walk the results.
+    expect(fireEvent.keyDown(screen.getByPlaceholderText(/Search all history/), { key: 'ArrowDown' })).toBe(false)
+  })
+
+  it('moves focus with the highlight from a group header or a row, so Enter opens the highlighted hit', async () => {
+    const { history } = renderApp('/search?q=file')
+    await waitFor(() => expect(document.querySelectorAll('.hit-group').length).toBeGreaterThan(2))
+    const [above, group] = [...document.querySelectorAll('.hit-group')] as [Element, Element]
+    const header = group.querySelector<HTMLElement>('.hit-group-title')!
+    header.focus()
+    const press = (key: string) => fireEvent.keyDown(document.activeElement!, { key })
+    // Down from a header: its first row, whatever was selected before.
+    press('ArrowDown')
+    const first = group.querySelector('.hit')!
+    expect(document.activeElement).toBe(first)
+    expect(first.classList.contains('selected')).toBe(true)
+    press('j')
+    expect(document.activeElement).not.toBe(first)
+    expect(document.activeElement?.classList.contains('selected')).toBe(true)
+    press('k')
+    expect(document.activeElement).toBe(first)
+    // Up from a group's first row: the last row of the group above.
+    press('ArrowUp')
+    const last = [...above.querySelectorAll('.hit')].at(-1)!
+    expect(document.activeElement).toBe(last)
+    expect(last.classList.contains('selected')).toBe(true)
+    press('Enter')
+    await waitFor(() => expect(history.get()).toBe(last.getAttribute('href')))
+  })
+
+  it('shows the results of the search before as stale, with no clean-up for them, until this search answers', async () => {
+    renderApp('/search?q=stdin')
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
+    const cleanup = await screen.findByRole<HTMLButtonElement>('button', { name: 'Clean up matching…' })
+    const busy = (selector: string) => document.querySelector(selector)?.getAttribute('aria-busy') ?? null
+    expect([busy('.hit-groups'), busy('.page-summary'), cleanup.disabled]).toEqual([null, null, false])
+    const release = holdSearches()
+    fireEvent.click(screen.getByRole('button', { name: 'Reasoning' }))
+    await waitFor(() => expect(busy('.hit-groups')).toBe('true'))
+    expect([busy('.page-summary'), cleanup.disabled, !!document.querySelector('.search-busy')]).toEqual(['true', true, true])
+    // The old hits stay readable meanwhile; they are only marked.
+    expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0)
+    release()
+    await waitFor(() => expect(busy('.hit-groups')).toBeNull())
+    expect([busy('.page-summary'), cleanup.disabled, !!document.querySelector('.search-busy')]).toEqual([null, false, false])
+  })
+
+  it('says a link whose session or project is no id holds nothing to search, never searching everywhere instead', async () => {
+    const { history } = renderApp('/search?q=stdin&session=../../etc')
+    expect(await screen.findByText('Nothing to search in there')).toBeTruthy()
+    expect(document.querySelector('.empty-state')?.textContent).toContain('“../../etc” is not a session id')
+    expect(document.querySelectorAll('.hit').length).toBe(0)
+    fireEvent.click(screen.getByRole('button', { name: 'Search everywhere' }))
+    await waitFor(() => expect(history.get()).toBe('/search?q=stdin'))
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
+    renderApp('/search?q=stdin&project=%2Fhome%2Fdev')
+    await waitFor(() => expect(screen.getAllByText('Nothing to search in there').length).toBe(1))
+    // The project menu names it as unknown, not "All projects".
+    await waitFor(() => expect(screen.getAllByRole<HTMLSelectElement>('combobox', { name: 'Project' }).at(-1)?.selectedOptions[0]?.textContent).toBe('Unknown project'))
   })
 
   it('filters by kind and explains an empty answer', async () => {

@@ -34,7 +34,7 @@ export function SearchRoute() {
   const recent = createRecentSearches()
   const projects = createProjects(api)
   /** The query as searched (the box's text may be ahead of it while typing is debounced). */
-  const { query, parsed, sessionScope, kinds, view, input } = createSearchQuery(params)
+  const { query, parsed, sessionScope, malformedScope, kinds, view, input } = createSearchQuery(params)
   // The scoped session, for its title: the chip names it before any hit does.
   const scoped = createSessionDetail(api, sessionScope)
   let box: HTMLInputElement | undefined
@@ -57,6 +57,10 @@ export function SearchRoute() {
   }
   const filtered = () => kinds().length > 0 || !!params.tool || !!params.project || !!params.when
   const writable = () => storage.data()?.supported.write !== false
+  const cleanupTitle = () => {
+    if (!writable()) return 'Loupe does not write to this database (see Storage)'
+    return search.stale() ? 'Waiting for the results of this search' : 'Remove the tool calls and reasoning of the finished messages behind these results'
+  }
   useTitle(() => (query() ? `Search: ${quoteTyped(query(), 60)}` : 'Search'))
 
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -112,14 +116,14 @@ export function SearchRoute() {
   })
   useKeys((event) => {
     const inBox = event.target === box
-    if (event.key === 'ArrowDown' || (!inBox && event.key === 'j')) move(1)
-    else if (event.key === 'ArrowUp' || (!inBox && event.key === 'k')) move(-1)
+    if (event.key === 'ArrowDown' || (!inBox && event.key === 'j')) move(1, event.target)
+    else if (event.key === 'ArrowUp' || (!inBox && event.key === 'k')) move(-1, event.target)
     // Enter belongs to the box and the results; a focused button or filter keeps its own.
     else if (event.key === 'Enter' && !event.isComposing && (inBox || event.target === document.body || !!(event.target as Element).closest?.('.hit'))) enter.submit()
     else if (!inBox && event.key === '/') box?.focus()
     else return
     event.preventDefault()
-  }, { inFields: true })
+  }, { field: () => box })
 
   // The filters as the URL holds them, for links that keep them (recent searches).
   const definedParams = () => Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''))
@@ -136,13 +140,15 @@ export function SearchRoute() {
           count={search.hits().length}
           loading={search.loading()}
           shortened={query().length > SENT_QUERY_CHARS || !!search.answer()?.queryTruncated}
+          stale={search.stale()}
         />
         <Show when={canClean()}>
           <button
             type="button"
             class="button cleanup-button"
-            disabled={!writable()}
-            title={writable() ? 'Remove the tool calls and reasoning of the finished messages behind these results' : 'Loupe does not write to this database (see Storage)'}
+            // The results on screen may still be an earlier search's: clean up only once these are this one's.
+            disabled={!writable() || search.stale()}
+            title={cleanupTitle()}
             onClick={() => void cleanup.open()}
           >
             Clean up matching…
@@ -162,7 +168,8 @@ export function SearchRoute() {
         kinds={kinds()}
         tool={params.tool}
         tools={tools.data()?.tools ?? null}
-        projectID={isValidId(params.project) ? params.project : undefined}
+        // Any project in the link, well-formed or not, so the menu can say it is unknown rather than "All projects".
+        projectID={params.project || undefined}
         projects={projects.data() ?? []}
         period={isPeriod(params.when) ? params.when : undefined}
         view={view()}
@@ -190,6 +197,8 @@ export function SearchRoute() {
         search={search}
         query={query()}
         searching={!!input()}
+        malformedScope={malformedScope()}
+        stale={search.stale()}
         unsearchable={input() ? null : hint()}
         filtered={filtered()}
         cleaned={cleanup.cleaned()}

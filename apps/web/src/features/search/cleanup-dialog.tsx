@@ -31,10 +31,14 @@ function Plan(props: { candidates: Candidates; query: string }) {
           <For each={props.candidates.sessions.slice(0, 8)}>
             {(s) => (
               <tr>
-                <td>
-                  <span class="cleanup-session">{s.title || 'Untitled session'}</span>
-                  <Show when={s.storage === 'v2'}> <span class="chip chip-accent">2.x</span></Show>
-                  <Show when={s.directory}> <span class="hit-group-dir" title={s.directory}>{shortDirectory(s.directory)}</span></Show>
+                <td class="cleanup-where">
+                  <div>
+                    <span class="cleanup-session">{s.title || 'Untitled session'}</span>{' '}
+                    <span class="cleanup-place">
+                      <Show when={s.storage === 'v2'}><span class="chip chip-accent">2.x</span> </Show>
+                      <Show when={s.directory}><span class="hit-group-dir" title={s.directory}><bdi>{shortDirectory(s.directory)}</bdi></span></Show>
+                    </span>
+                  </div>
                 </td>
                 <td class="num">{s.candidates.length}</td>
                 <td class="num">{partsOf(s)}</td>

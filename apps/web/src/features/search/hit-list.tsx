@@ -22,6 +22,8 @@ export interface HitListProps {
   moreFrom?: number[]
   /** A hit is being opened (clicked): the page remembers its place first. */
   onOpen?: (index: number) => void
+  /** The hits answer an earlier query or filters than the current ones, whose answer is on its way. */
+  stale?: boolean
 }
 
 /** Kinds whose text is Markdown, shown rendered in the transcript. */
@@ -75,14 +77,14 @@ export function HitList(props: HitListProps) {
     <Show
       when={props.view === 'sessions'}
       fallback={
-        <div class="hit-list" role="list">
+        <div class="hit-list" role="list" aria-busy={props.stale || undefined}>
           <For each={props.hits}>
             {(hit, i) => <HitRow hit={hit} query={props.query} index={i()} selected={props.selected === i()} showSession now={props.now} onSelect={props.onSelect} onOpen={props.onOpen} />}
           </For>
         </div>
       }
     >
-      <div class="hit-groups">
+      <div class="hit-groups" aria-busy={props.stale || undefined}>
         <For each={groupBySession(props.hits, props.moreFrom)}>
           {(group) => (
             <section class="hit-group" classList={{ 'hit-group-continued': group.continued }} aria-label={`${group.title || 'Untitled session'}${group.continued ? ', continued' : ''}`}>
@@ -94,7 +96,7 @@ export function HitList(props: HitListProps) {
                   <span class="chip chip-accent">2.x</span>
                 </Show>
                 <Show when={group.directory}>
-                  <span class="hit-group-dir" title={group.directory}>{shortDirectory(group.directory)}</span>
+                  <span class="hit-group-dir" title={group.directory}><bdi>{shortDirectory(group.directory)}</bdi></span>
                 </Show>
                 <span class="muted">{matchCount(group.hits.length, group.continued)}{props.partial ? ' so far' : ''}</span>
               </header>

@@ -32,12 +32,27 @@ describe('createSearchQuery', () => {
     expect(q.parsed().terms).toHaveLength(1)
     setParams({ q: '"" ***' })
     expect(q.input()).toBeNull()
-    setParams({ q: 'a'.repeat(SENT_QUERY_CHARS + 10), session: 'not an id', storage: 'v2', view: 'flat' })
+    setParams({ q: 'a'.repeat(SENT_QUERY_CHARS + 10), storage: 'v2', view: 'flat' })
     expect(q.input()).toEqual({ query: 'a'.repeat(SENT_QUERY_CHARS) })
     expect(q.sessionScope()).toBeNull()
     expect(q.view()).toBe('flat')
     setParams({ session: SESSION })
     expect(q.sessionScope()).toEqual({ sessionID: SESSION, storage: 'v2' })
+    dispose()
+  })
+
+  it.each([
+    [{ session: '../../etc' }, { key: 'session', value: '../../etc' }],
+    [{ session: 'ses 1', storage: 'v1' }, { key: 'session', value: 'ses 1' }],
+    [{ project: '/home/dev/code', session: SESSION }, { key: 'project', value: '/home/dev/code' }],
+  ])('searches nothing, rather than all history, for a scope that is no id: %o', (scope, malformed) => {
+    const { q, setParams, dispose } = read({ q: 'stdin', ...scope })
+    expect(q.malformedScope()).toEqual(malformed)
+    expect(q.input()).toBeNull()
+    // A well-formed id is the server's to look up, and an empty value is no scope at all.
+    setParams({ session: SESSION, project: '' })
+    expect(q.malformedScope()).toBeNull()
+    expect(q.input()).toMatchObject({ query: 'stdin', sessionID: SESSION })
     dispose()
   })
 })

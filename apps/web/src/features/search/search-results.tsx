@@ -7,6 +7,7 @@ import { describeProblem } from '../../lib/errors'
 import { quoteTyped } from '../../lib/format'
 import { ListSkeleton } from '../../components/skeleton'
 import { HitList } from './hit-list'
+import type { MalformedScope } from './search-params'
 import type { SearchState } from './search.data'
 import { scannedPercent } from './search-summary'
 
@@ -15,6 +16,8 @@ export interface SearchResultsProps {
   /** The query as searched; empty when there is nothing to search for. */
   query: string
   searching: boolean
+  /** The hits on screen answer an earlier query or filters; the current answer is on its way. */
+  stale: boolean
   /** Why a typed query searches nothing (`-draft` alone): said in place of the welcome. */
   unsearchable: string | null
   /** Searches that opened a result before, newest first, offered again by the welcome. */
@@ -26,6 +29,8 @@ export interface SearchResultsProps {
   cleaned: boolean
   /** The search is narrowed to a session or a project: a link to one that is gone offers to widen it. */
   onWiden?: () => void
+  /** The link's session or project is no id at all: said in place of any result. */
+  malformedScope: MalformedScope | null
   view: 'sessions' | 'flat'
   selected: number
   onSelect: (index: number) => void
@@ -40,11 +45,24 @@ const SyntaxHelp = () => (
   </p>
 )
 
+/** A scope that holds nothing to search, with the way out. */
+const NothingInThere = (props: { detail: string; onWiden: () => void }) => (
+  <EmptyState title="Nothing to search in there" icon="∅" action={<button type="button" class="button" onClick={() => props.onWiden()}>Search everywhere</button>}>
+    <p>{props.detail}</p>
+  </EmptyState>
+)
+
 /** What stands below the filters: the start, an error, loading, no matches, or the hits and "Load more". */
 export function SearchResults(props: SearchResultsProps) {
   const s = () => props.search
   return (
     <Switch>
+      <Match when={props.malformedScope}>
+        {(scope) => (
+          <NothingInThere onWiden={() => props.onWiden?.()}
+            detail={`${quoteTyped(scope().value, 40)} is not a ${scope().key} id. The link may have been cut short or changed.`} />
+        )}
+      </Match>
       <Match when={!props.searching && props.unsearchable}>
         {(why) => (
           <EmptyState title="Nothing to search for yet" icon={<SearchGlyph class="empty-state-glyph" />}>
@@ -69,11 +87,7 @@ export function SearchResults(props: SearchResultsProps) {
         </EmptyState>
       </Match>
       <Match when={s().hits().length === 0 && describeProblem(s().error()).kind === 'not_found' && props.onWiden}>
-        {(widen) => (
-          <EmptyState title="Nothing to search in there" icon="∅" action={<button type="button" class="button" onClick={() => widen()()}>Search everywhere</button>}>
-            <p>{describeProblem(s().error()).detail} It may have been deleted in OpenCode, or the link is from another database.</p>
-          </EmptyState>
-        )}
+        {(widen) => <NothingInThere detail={`${describeProblem(s().error()).detail} It may have been deleted in OpenCode, or the link is from another database.`} onWiden={widen()} />}
       </Match>
       <Match when={s().error() !== undefined && s().hits().length === 0}>
         <ErrorPanel error={s().error()} onRetry={s().retry} />
@@ -101,8 +115,11 @@ export function SearchResults(props: SearchResultsProps) {
         </EmptyState>
       </Match>
       <Match when={true}>
+        <Show when={props.stale}>
+          <div class="search-busy" aria-hidden="true" />
+        </Show>
         <HitList hits={s().hits()} query={props.query} view={props.view} selected={props.selected} now={Date.now()}
-          onSelect={props.onSelect} onOpen={props.onOpen} partial={s().hasMore()} moreFrom={s().moreFrom()} />
+          onSelect={props.onSelect} onOpen={props.onOpen} partial={s().hasMore()} moreFrom={s().moreFrom()} stale={props.stale} />
         <Show when={s().hasMore()}>
           {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page. */}
           <button type="button" class="load-more" aria-disabled={s().loading() !== false} onClick={() => s().loadMore()}>

@@ -8,6 +8,8 @@ export interface SearchSummaryProps {
   loading: 'initial' | 'more' | false
   /** The query was longer than what is searched. */
   shortened: boolean
+  /** The answer is to an earlier query or filters; the current one is on its way. */
+  stale?: boolean
 }
 
 /** How far the literal scan is, in whole percent (never 100 before it is over). */
@@ -23,7 +25,8 @@ export function SearchSummary(props: SearchSummaryProps) {
     return a.truncated ? `best of the ${formatCount(total)} newest matches` : plural(total, 'result')
   }
   return (
-    <span class="page-summary" aria-live="polite">
+    // Busy: a screen reader hears the new count once it lands, not the old one again.
+    <span class="page-summary" aria-live="polite" aria-busy={props.stale || undefined}>
       {text()}
       <Show when={props.answer?.truncated}>
         <span class="muted" title="A very common word: only the newest matches were ranked. Add words to narrow it down."> · refine to see older ones</span>
