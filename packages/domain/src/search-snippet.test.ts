@@ -28,6 +28,16 @@ describe('compileIndexTerms().snippet', () => {
     expect(marked('reflexion', ['', 'Une RÉFLEXION, une réflexion'])).toEqual(['RÉFLEXION', 'réflexion'])
   })
 
+  it("follows a match in a short field alone (a tool's name) with the document's other text", () => {
+    // Columns: title, body, tool, input, output.
+    expect(text('todowrite', ['Update the todo list', '', 'todowrite', '[{"content":"ship"}]', 'ok'])).toBe('todowrite · Update the todo list')
+    expect(text('todowrite', ['', '', 'todowrite', 'write the plan\nthen ship', ''])).toBe('todowrite · write the plan')
+    // A match in two fields, a long field, or a bare name beside it: nothing is added.
+    expect(text('cat', ['cat app.log', '', 'bash', 'cat app.log', ''])).toBe('cat app.log')
+    expect(text('stdin', ['', 'read stdin when no file is given', null, null, null])).toBe('read stdin when no file is given')
+    expect(text('deploy', ['Deploy', '', 'bash', '', ''])).toBe('Deploy')
+  })
+
   it('is null unless every word is there as a whole token (the index then decides)', () => {
     expect(snippet('let', ['', 'letter and outlet'])).toBeNull()
     expect(snippet('login crash', ['login', 'no such word'])).toBeNull()

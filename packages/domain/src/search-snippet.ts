@@ -92,6 +92,7 @@ export function compileIndexTerms(terms: readonly IndexTerm[]): CompiledIndexTer
       if (!agreed || columns.some((c) => c && (c.length > SNIPPET_SCAN_CHARS || !tokensAgreeWithIndex(c)))) return null
       const seen = new Set<number>()
       let best: { text: string; hits: Hit[]; distinct: number } | null = null
+      let matchedColumns = 0
       const folded: string[] = []
       for (const text of columns) {
         if (!text) continue
@@ -107,15 +108,34 @@ export function compileIndexTerms(terms: readonly IndexTerm[]): CompiledIndexTer
           if (hits.length === HITS_PER_COLUMN) break
         }
         const distinct = new Set(hits.map((h) => h.term)).size
+        if (hits.length) matchedColumns++
         if (hits.length && (!best || distinct > best.distinct || (distinct === best.distinct && hits.length > best.hits.length))) {
           best = { text, hits, distinct }
         }
       }
       // A term hidden by an overlapping match of another (`auth*` and `authentication`) is looked for alone.
       const present = each.every((r, i) => seen.has(i) || folded.some((f) => r.test(f)))
-      return best && present ? passage(best.text, best.hits, tokens) : null
+      if (!best || !present) return null
+      const cut = passage(best.text, best.hits, tokens)
+      return matchedColumns === 1 && best.text.length <= SHORT_FIELD_CHARS ? withContext(cut, best.text, columns) : cut
     },
   }
+}
+
+/** A match in this short a field alone (a tool's name) says little: the document's other text follows it. */
+const SHORT_FIELD_CHARS = 64
+const CONTEXT_CHARS = 160
+
+/**
+ * `cut`, then the first line of the first other column with more than one word (a tool call's
+ * title or input; a bare name such as the tool's says nothing more).
+ */
+function withContext(cut: SnippetSegment[], matched: string, columns: ReadonlyArray<string | null>): SnippetSegment[] {
+  const other = columns.find((c) => c && c !== matched && /\s/.test(c.trim()))
+  if (!other) return cut
+  const line = other.trim().split('\n', 1)[0]!
+  const text = line.length > CONTEXT_CHARS ? `${line.slice(0, CONTEXT_CHARS)}…` : line
+  return [...cut, { text: ` · ${text}`, match: false }]
 }
 
 /** The window of `tokens` tokens around the hit with the most distinct terms near it, as segments. */
