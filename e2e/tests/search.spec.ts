@@ -136,6 +136,31 @@ test.describe('search', () => {
     await expect(page).toHaveURL(/q=readFileSync%20json/)
   })
 
+  test('reads a repeated parameter of a link by its first value instead of going blank', async ({ page }) => {
+    await page.goto('/search?q=readFileSync&q=zzz&kinds=tool&kinds=user&tool=read&tool=bash')
+    await expect(page.locator('.hit').first()).toBeVisible()
+    await expect(page.getByPlaceholder(/Search all history/)).toHaveValue('readFileSync')
+    await expect(page.getByRole('combobox', { name: 'Tool' })).toHaveValue('read')
+    await expect(page.locator('.hit-kind').first()).toContainText('read')
+    await expect(page.getByText(/Bad request/)).toHaveCount(0)
+  })
+
+  test('keeps a search that stayed on screen in history, so Back returns to it', async ({ page }) => {
+    await page.goto('/search?q=readFileSync')
+    await expect(page.locator('.hit').first()).toBeVisible()
+    // Read for a while, then search for something else.
+    await page.waitForTimeout(2300)
+    await page.getByPlaceholder(/Search all history/).fill('stdin')
+    await expect(page).toHaveURL(/q=stdin/)
+    await page.getByRole('button', { name: 'Tool', exact: true }).click()
+    await expect(page).toHaveURL(/kinds=tool/)
+    await page.goBack()
+    await expect(page).toHaveURL(/\/search\?q=stdin$/)
+    await page.goBack()
+    await expect(page).toHaveURL(/\/search\?q=readFileSync$/)
+    await expect(page.getByPlaceholder(/Search all history/)).toHaveValue('readFileSync')
+  })
+
   test('opens a result of what is in the box when Enter comes before its results', async ({ page }) => {
     await page.goto('/search?q=readFileSync')
     await expect(page.locator('.hit').first()).toBeVisible()

@@ -109,6 +109,20 @@ describe('SearchRoute', () => {
     expect([busy('.page-summary'), cleanup.disabled, !!document.querySelector('.search-busy')]).toEqual([null, false, false])
   })
 
+  it('offers no clean-up for what was typed until it is searched, and cleans up only what it planned', async () => {
+    renderApp('/search?q=stdin')
+    await waitFor(() => expect(document.querySelectorAll('.hit').length).toBeGreaterThan(0))
+    const cleanup = await screen.findByRole<HTMLButtonElement>('button', { name: 'Clean up matching…' })
+    expect(cleanup.disabled).toBe(false)
+    // Typed, not yet searched (the pause before the request): the results are still stdin's.
+    fireEvent.input(screen.getByPlaceholderText(/Search all history/), { target: { value: 'readFileSync' } })
+    expect(cleanup.disabled).toBe(true)
+    await waitFor(() => expect(cleanup.disabled).toBe(false))
+    fireEvent.click(cleanup)
+    const dialog = await screen.findByRole('dialog')
+    await waitFor(() => expect(dialog.querySelector('h2')?.textContent).toMatch(/match “readFileSync”/))
+  })
+
   it('says a link whose session or project is no id holds nothing to search, never searching everywhere instead', async () => {
     const { history } = renderApp('/search?q=stdin&session=../../etc')
     expect(await screen.findByText('Nothing to search in there')).toBeTruthy()

@@ -1,5 +1,5 @@
 import { hasPositiveTerm, parseQuery, searchHint } from '@loupe/domain'
-import { useNavigate, useSearchParams } from '@solidjs/router'
+import { useNavigate } from '@solidjs/router'
 import { createEffect, createSignal, on, onCleanup, onMount, Show } from 'solid-js'
 import { createCleanup } from '../features/search/cleanup.data'
 import { CleanupDialog } from '../features/search/cleanup-dialog'
@@ -14,11 +14,13 @@ import { SearchSummary } from '../features/search/search-summary'
 import { createRecentSearches } from '../features/search/recent-searches'
 import { rememberPlace, restorePlace } from '../features/search/search-place'
 import { createSubmit } from '../features/search/submit-query'
+import { createQueryHistory } from '../features/search/query-history'
 import { createIndexedTools, createIndexStatus, createSearch } from '../features/search/search.data'
 import { createProjects, createSessionDetail } from '../features/sessions/sessions.data'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
 import { useKeys } from '../lib/keys'
+import { useSingleSearchParams } from '../lib/single-params'
 import { isValidId } from '../lib/links'
 import { useSearchMemory } from '../lib/search-memory'
 import { quoteTyped } from '../lib/format'
@@ -28,7 +30,7 @@ import { useTitle } from '../lib/title'
 export function SearchRoute() {
   const api = useApi()
   const navigate = useNavigate()
-  const [params, setParams] = useSearchParams<SearchParams>()
+  const [params, setParams] = useSingleSearchParams<SearchParams>()
   const [typed, setTyped] = createSignal(params.q ?? '')
   const [selected, setSelected] = createSignal(0)
   const recent = createRecentSearches()
@@ -45,7 +47,8 @@ export function SearchRoute() {
   const cleanup = createCleanup(api, input, () => search.refresh())
   const storage = useStorageInfo()
   // Titles and user messages are never cleaned: with only those kinds chosen there is nothing to offer.
-  const cleanableKinds = () => kinds().length === 0 || kinds().some((k) => k === 'text' || k === 'reasoning' || k === 'tool')
+  // Only tool calls and reasoning are ever removed: a search of text, user messages or titles alone has none.
+  const cleanableKinds = () => kinds().length === 0 || kinds().some((k) => k === 'reasoning' || k === 'tool')
   const canClean = () => !!input() && search.answer()?.mode === 'index' && search.hits().length > 0 && cleanableKinds()
   const hint = () => {
     if (search.loading() === 'initial' || failed()) return null
@@ -57,18 +60,22 @@ export function SearchRoute() {
   }
   const filtered = () => kinds().length > 0 || !!params.tool || !!params.project || !!params.when
   const writable = () => storage.data()?.supported.write !== false
+  // The results on screen are not yet those of what the box holds: typed and not yet searched
+  // (the 160 ms pause), or searched and not yet answered. A clean-up now would plan the old ones.
+  const waiting = () => search.stale() || typed() !== (params.q ?? '')
   const cleanupTitle = () => {
     if (!writable()) return 'Loupe does not write to this database (see Storage)'
-    return search.stale() ? 'Waiting for the results of this search' : 'Remove the tool calls and reasoning of the finished messages behind these results'
+    return waiting() ? 'Waiting for the results of this search' : 'Remove the tool calls and reasoning of the finished messages behind these results'
   }
   useTitle(() => (query() ? `Search: ${quoteTyped(query(), 60)}` : 'Search'))
 
+  const history = createQueryHistory(() => JSON.stringify(params), () => !!params.q)
   let timer: ReturnType<typeof setTimeout> | undefined
   const onType = (text: string) => {
     setTyped(text)
     enter.cancel()
     clearTimeout(timer)
-    timer = setTimeout(() => setParams({ q: text || undefined }, { replace: true }), 160)
+    timer = setTimeout(() => setParams({ q: text || undefined }, { replace: history.replace() }), 160)
   }
   onCleanup(() => clearTimeout(timer))
   createEffect(on(() => params.q, (q) => { if ((q ?? '') !== typed()) setTyped(q ?? '') }, { defer: true }))
@@ -108,7 +115,7 @@ export function SearchRoute() {
     selects: (text) => hasPositiveTerm(parseQuery(text)),
     search: (text) => {
       clearTimeout(timer)
-      setParams({ q: text }, { replace: true })
+      setParams({ q: text }, { replace: history.replace() })
     },
     loading: search.loading,
     failed,
@@ -127,9 +134,10 @@ export function SearchRoute() {
 
   // The filters as the URL holds them, for links that keep them (recent searches).
   const definedParams = () => Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''))
+  // A filter is one deliberate choice: Back undoes it.
   const set = (patch: Partial<SearchParams>) => {
     enter.cancel()
-    setParams(patch, { replace: true })
+    setParams(patch)
   }
   return (
     <div class="page search-page">
@@ -147,7 +155,7 @@ export function SearchRoute() {
             type="button"
             class="button cleanup-button"
             // The results on screen may still be an earlier search's: clean up only once these are this one's.
-            disabled={!writable() || search.stale()}
+            disabled={!writable() || waiting()}
             title={cleanupTitle()}
             onClick={() => void cleanup.open()}
           >
@@ -155,7 +163,7 @@ export function SearchRoute() {
           </button>
         </Show>
       </div>
-      <CleanupDialog cleanup={cleanup} query={query()} capped={!!search.answer()?.truncated} />
+      <CleanupDialog cleanup={cleanup} query={cleanup.planned()?.query ?? query()} capped={!!search.answer()?.truncated} />
       <SearchField
         class="search-main"
         label="Search all history"

@@ -70,14 +70,18 @@ export function createCleanup(api: Api, input: Accessor<SearchInput | null>, onF
   // The search (query and filters) a clean-up last removed something for: an empty answer to
   // exactly that search is the clean-up's doing; another filter's empty answer is not.
   const [cleanedFor, setCleanedFor] = createSignal<string | null>(null)
+  // The search the open dialog planned for: it runs exactly that, whatever the page shows meanwhile.
+  const [planned, setPlanned] = createSignal<SearchInput | null>(null)
   let controller: AbortController | undefined
   return {
     state,
+    planned,
     /** This very search's matches were cleaned up (parts removed) while the page was open. */
     cleaned: () => cleanedFor() !== null && cleanedFor() === JSON.stringify(input()),
     async open() {
       const current = input()
       if (!current) return
+      setPlanned(current)
       setState({ phase: 'loading' })
       try {
         setState({ phase: 'review', candidates: await api.history.candidates.query(current) })
@@ -87,7 +91,7 @@ export function createCleanup(api: Api, input: Accessor<SearchInput | null>, onF
     },
     async confirm() {
       const s = state()
-      const current = input()
+      const current = planned()
       if (s.phase !== 'review' || !current) return
       controller = new AbortController()
       const empty: CleanupProgress = { done: 0, total: s.candidates.totals.messages, pruned: 0, removedParts: 0, bytes: 0, refused: [] }
@@ -104,6 +108,7 @@ export function createCleanup(api: Api, input: Accessor<SearchInput | null>, onF
     cancel: () => controller?.abort(),
     close() {
       controller?.abort()
+      setPlanned(null)
       setState({ phase: 'closed' })
     },
   }
