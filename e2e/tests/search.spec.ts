@@ -433,7 +433,7 @@ test.describe('search', () => {
 
     await dialog.getByRole('button', { name: new RegExp(`^Remove ${matched} tool calls?$`) }).click()
     await expect(dialog.getByRole('heading', { name: 'Done' })).toBeVisible()
-    await expect(dialog).toContainText(new RegExp(`Removed ${matched} parts? \\(`))
+    await expect(dialog).toContainText(new RegExp(`Removed ${matched} tool calls? \\(`))
     await snapshot(page, testInfo, 'search-05-cleanup-done')
     await dialog.getByRole('button', { name: 'Close', exact: true }).filter({ hasText: 'Close' }).click()
     // This search's empty answer is the clean-up's doing, and says so.

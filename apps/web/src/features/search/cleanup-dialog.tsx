@@ -82,7 +82,8 @@ function Outcome(props: { progress: CleanupProgress; cancelled: boolean }) {
   return (
     <>
       <p>
-        Removed {plural(props.progress.removedParts, 'part')} ({formatBytes(props.progress.bytes)}) from {plural(props.progress.pruned, 'message')}.
+        Removed {props.progress.tools + props.progress.reasoning > 0 ? technicalParts(props.progress.tools, props.progress.reasoning) : plural(props.progress.removedParts, 'part')}{' '}
+        ({formatBytes(props.progress.bytes)}) from {plural(props.progress.pruned, 'message')}.
         <Show when={props.cancelled}> Stopped: the rest is untouched; run the clean-up again to continue.</Show>
       </p>
       <Show when={props.progress.refused.length > 0}>

@@ -12,6 +12,9 @@ export interface CleanupProgress {
   total: number
   pruned: number
   removedParts: number
+  /** What the committed messages' plans removed, by kind, and their bytes. */
+  tools: number
+  reasoning: number
   bytes: number
   refused: Refusal[]
 }
@@ -39,12 +42,12 @@ export function reviewOf(session: CandidateSession): Review {
  * messages; what ran stays done, and every message was pruned only at the revision it was planned at.
  */
 export async function runCleanup(api: Api, input: SearchInput, first: Candidates, onProgress: (p: CleanupProgress) => void, signal: AbortSignal) {
-  const progress: CleanupProgress = { done: 0, total: first.totals.messages, pruned: 0, removedParts: 0, bytes: 0, refused: [] }
+  const progress: CleanupProgress = { done: 0, total: first.totals.messages, pruned: 0, removedParts: 0, tools: 0, reasoning: 0, bytes: 0, refused: [] }
   let plan = first
   for (let round = 0; round < 50; round++) {
     for (const session of plan.sessions) {
       if (signal.aborted) return progress
-      const bytes = new Map(session.candidates.map((c) => [c.messageID, c.bytes]))
+      const planned = new Map(session.candidates.map((c) => [c.messageID, c]))
       const base = { ...progress, refused: [...progress.refused] }
       const ran = await runReview(api, { sessionID: session.sessionID, storage: session.storage }, reviewOf(session), (p) => {
         onProgress({ ...base, done: base.done + p.done, pruned: base.pruned + p.pruned, removedParts: base.removedParts + p.removedParts, refused: [...base.refused, ...p.refused] })
@@ -52,7 +55,12 @@ export async function runCleanup(api: Api, input: SearchInput, first: Candidates
       progress.done += ran.done
       progress.pruned += ran.pruned
       progress.removedParts += ran.removedParts
-      progress.bytes += ran.committed.reduce((sum, id) => sum + (bytes.get(id) ?? 0), 0)
+      for (const id of ran.committed) {
+        const c = planned.get(id)
+        progress.bytes += c?.bytes ?? 0
+        progress.tools += c?.toolCount ?? 0
+        progress.reasoning += c?.reasoningCount ?? 0
+      }
       progress.refused.push(...ran.refused)
       onProgress({ ...progress })
     }
@@ -94,7 +102,7 @@ export function createCleanup(api: Api, input: Accessor<SearchInput | null>, onF
       const current = planned()
       if (s.phase !== 'review' || !current) return
       controller = new AbortController()
-      const empty: CleanupProgress = { done: 0, total: s.candidates.totals.messages, pruned: 0, removedParts: 0, bytes: 0, refused: [] }
+      const empty: CleanupProgress = { done: 0, total: s.candidates.totals.messages, pruned: 0, removedParts: 0, tools: 0, reasoning: 0, bytes: 0, refused: [] }
       setState({ phase: 'running', candidates: s.candidates, progress: empty })
       try {
         const progress = await runCleanup(api, current, s.candidates, (p) => setState({ phase: 'running', candidates: s.candidates, progress: p }), controller.signal)
