@@ -26,6 +26,13 @@ test.describe('sessions', () => {
     await expect(rows.filter({ hasText: 'Repository tour' })).toBeVisible()
   })
 
+  test('reads a repeated parameter of a link by its first value', async ({ page }) => {
+    await page.goto('/sessions?q=screen&q=zzz')
+    await expect(page.getByPlaceholder('Filter by title…')).toHaveValue('screen')
+    await expect(page.locator('.session-row')).toHaveCount(1)
+    await expect(page.getByText(/Bad request/)).toHaveCount(0)
+  })
+
   test('opens a session with images, expands a tool call and shows the bytes chart', async ({ page }, testInfo) => {
     await page.locator('.session-row', { hasText: 'Screenshot vs architecture diagram' }).click()
     await expect(page.locator('h1.session-name')).toHaveText('Screenshot vs architecture diagram')

@@ -43,7 +43,15 @@ describe('SessionsRoute', () => {
     fireEvent.keyDown(document.body, { key: 'k' })
     const selected = document.querySelector('.session-row.selected')
     expect(selected).toBe(document.querySelectorAll('.session-row')[1])
-    fireEvent.keyDown(document.body, { key: 'Enter' })
+    // A focused button keeps its Enter: the list does not open the selected session over it.
+    const button = document.querySelector<HTMLButtonElement>('header button, .app-header button')!
+    button.focus()
+    expect(fireEvent.keyDown(button, { key: 'Enter' })).toBe(true)
+    expect(history.get()).toBe('/sessions')
+    // j from that button hands the focus to the selected row: Enter then opens it.
+    fireEvent.keyDown(button, { key: 'j' })
+    expect(document.activeElement).toBe(document.querySelector('.session-row.selected'))
+    fireEvent.keyDown(document.activeElement!, { key: 'Enter' })
     await waitFor(() => expect(history.get()).toMatch(/^\/sessions\/ses_\w+\?storage=v[12]$/))
   })
 })

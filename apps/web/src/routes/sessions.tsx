@@ -1,4 +1,4 @@
-import { useLocation, useNavigate, useSearchParams } from '@solidjs/router'
+import { useLocation, useNavigate } from '@solidjs/router'
 import { createEffect, createMemo, createSignal, Match, on, onCleanup, Show, Switch } from 'solid-js'
 import { EmptyState } from '../components/empty-state'
 import { ErrorPanel } from '../components/error-panel'
@@ -9,6 +9,7 @@ import { SessionList } from '../features/sessions/session-list'
 import { createProjects, createSessionList, type SessionFilters as Filters } from '../features/sessions/sessions.data'
 import { ListSkeleton } from '../components/skeleton'
 import { useApi } from '../lib/api-context'
+import { useSingleSearchParams } from '../lib/single-params'
 import { formatBytes, plural, quoteTyped } from '../lib/format'
 import { useListMemory } from '../lib/list-memory'
 import { isValidId, sessionHref } from '../lib/links'
@@ -23,7 +24,7 @@ export function SessionsRoute() {
   const navigate = useNavigate()
   const location = useLocation()
   const memory = useListMemory()
-  const [params, setParams] = useSearchParams<ListParams>()
+  const [params, setParams] = useSingleSearchParams<ListParams>()
   const [typed, setTyped] = createSignal(params.q ?? '')
   const filters = createMemo<Filters>(() => ({
     search: params.q ?? '',

@@ -27,12 +27,18 @@ export function createListSelection(list: SessionListState, options: ListSelecti
     const next = Math.max(0, Math.min(list.sessions().length - 1, selected() + delta))
     setSelected(next)
     rowAt(next)?.scrollIntoView({ block: 'nearest' })
+    // A focused control (a row, the help button a closed dialog gave the focus back to) hands the
+    // focus to the selected row, so Enter opens what the keys selected.
+    const active = document.activeElement
+    if (active && active !== document.body) rowAt(next)?.focus({ preventScroll: true })
     if (next >= list.sessions().length - 3) list.loadMore()
   }
   useKeys((event) => {
     if (event.key === 'j' || event.key === 'ArrowDown') move(1)
     else if (event.key === 'k' || event.key === 'ArrowUp') move(-1)
-    else if (event.key === 'Enter') options.onOpen(selected())
+    // Enter belongs to the list when nothing else has the focus (or a row has it): a focused
+    // button or link ("Load more sessions", the header's Storage) does its own job.
+    else if (event.key === 'Enter' && (event.target === document.body || !!(event.target as Element | null)?.closest?.('.session-row'))) options.onOpen(selected())
     else if (event.key === 'f') options.onFocusFilter()
     else return
     event.preventDefault()
