@@ -40,8 +40,8 @@ const NOTHING_LEFT = /^No tool calls or reasoning/
 /**
  * `history.candidates`: the matching tool calls and reasoning of a query's hits, as the finished
  * assistant messages holding them, each with the revision, part indexes and counts
- * `pruning.pruneBatch` needs, grouped by session. Only those parts are planned: the rest of a
- * message stays. The pruning service decides what is prunable, as for any prune.
+ * `pruning.prune` needs, grouped by session. Only those parts are planned: the rest of a message
+ * stays. The pruning service decides what is prunable, as for any prune.
  */
 export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAnswer {
   const query = parseQuery(input.query)
@@ -71,8 +71,8 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
     const key = `${doc.gen}:${doc.session_id}`
     const boundary = boundaries.get(key)
     if (boundary && doc.message_id >= boundary) continue
-    const session = bySession.get(key) ?? new Map<string, Set<string>>()
-    let parts = session.get(doc.message_id)
+    const session = bySession.get(key)
+    let parts = session?.get(doc.message_id)
     if (!parts) {
       if (messages === CANDIDATE_MESSAGES) {
         truncated = true
@@ -80,10 +80,10 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
       }
       messages++
       parts = new Set()
-      session.set(doc.message_id, parts)
+      if (session) session.set(doc.message_id, parts)
+      else bySession.set(key, new Map([[doc.message_id, parts]]))
     }
     parts.add(doc.part_key)
-    bySession.set(key, session)
   }
   return planAll(deps, bySession, truncated, scope.source)
 }

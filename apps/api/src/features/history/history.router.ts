@@ -5,7 +5,7 @@ import { indexedToolList, search } from './history.service.js'
 
 export const historyRouter = router({
   search: publicProcedure.input(searchInput).query(({ ctx, input }) => search(ctx.deps, input)),
-  /** The finished assistant messages behind the hits with tool calls or reasoning to remove, for pruning.pruneBatch. */
+  /** The matching tool calls and reasoning of finished assistant messages, by message, for pruning.prune. */
   candidates: publicProcedure.input(candidatesInput).query(({ ctx, input }) => candidates(ctx.deps, input)),
   /** The tools history holds calls of, with counts (null until the index is ready). */
   tools: publicProcedure.query(({ ctx }) => indexedToolList(ctx.deps)),

@@ -17,14 +17,19 @@ const FEW_MATCHES = 20
 
 /**
  * The MATCH for a query: every word that is rare as a whole token also matches the code tokens
- * containing it (`1137` → `pr1137`), through the trigram vocabulary; with `widen`, every word
- * does. `widenable`: some word was left whole because it is common.
+ * containing it (`1137` → `pr1137`), through the trigram vocabulary. `widen`, when some word was
+ * left whole because it is common, gives the MATCH in which those words reach into code tokens
+ * too, from the same document counts.
  */
-export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope, widen = false): { match: FtsMatch | null; widenable: boolean } {
+export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope): { match: FtsMatch | null; widen: (() => FtsMatch | null) | null } {
   const expansions = new Map<number, string[]>()
-  let widenable = false
+  const common: Array<[number, string]> = []
   // Whether some positive term can match as itself (not only through code-token alternatives).
   let literal = false
+  const expand = (into: Map<number, string[]>, i: number, token: string) => {
+    const found = expandSubstring(db, token, EXPANSIONS_PER_WORD)
+    if (found.terms.length) into.set(i, found.terms)
+  }
   query.terms.forEach((term, i) => {
     if (term.negated) return
     const tokens = indexTokens(term.text)
@@ -34,18 +39,22 @@ export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope,
     }
     const docs = countTermDocs(db, tokens[0]!, RARE_WORD_DOCS)
     if (docs > 0) literal = true
-    if (docs >= RARE_WORD_DOCS && !widen) {
-      widenable = true
-      return
-    }
-    const found = expandSubstring(db, tokens[0]!, EXPANSIONS_PER_WORD)
-    if (found.terms.length) expansions.set(i, found.terms)
+    if (docs >= RARE_WORD_DOCS) common.push([i, tokens[0]!])
+    else expand(expansions, i, tokens[0]!)
   })
-  const match = buildMatch(query, scope.match, expansions)
-  // Words found nowhere as themselves (`1137` → `pr1137`): the alternatives are all there is, so
-  // plain bm25 ranks them and the discounting pass is skipped.
-  if (match && !literal) match.expansions = null
-  return { match, widenable }
+  const build = (alternatives: ReadonlyMap<number, readonly string[]>) => {
+    const match = buildMatch(query, scope.match, alternatives)
+    // Words found nowhere as themselves (`1137` → `pr1137`): the alternatives are all there is, so
+    // plain bm25 ranks them and the discounting pass is skipped.
+    if (match && !literal) match.expansions = null
+    return match
+  }
+  const widen = () => {
+    const wider = new Map(expansions)
+    for (const [i, token] of common) expand(wider, i, token)
+    return build(wider)
+  }
+  return { match: build(expansions), widen: common.length ? widen : null }
 }
 
 /** The document ids a search covers: its date filters, and nothing newer than `horizon`. */
@@ -61,9 +70,9 @@ export function idRange(scope: ResolvedScope, horizon: number): { min: number; m
  * code tokens as rare words do.
  */
 export function searchMatch(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope, horizon = maxDocId(db)): FtsMatch | null {
-  const first = matchFor(db, query, scope)
-  if (!first.match || !first.widenable || countMatches(db, first.match.match, idRange(scope, horizon), FEW_MATCHES) >= FEW_MATCHES) return first.match
-  return matchFor(db, query, scope, true).match
+  const { match, widen } = matchFor(db, query, scope)
+  if (!match || !widen || countMatches(db, match.match, idRange(scope, horizon), FEW_MATCHES) >= FEW_MATCHES) return match
+  return widen()
 }
 
 /** Rank a query's candidates once, for a first page; later pages slice the snapshot. */
