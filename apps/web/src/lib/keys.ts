@@ -7,6 +7,14 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   return target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT'
 }
 
+/**
+ * Whether a key such as Enter is a list's to take: nothing has the focus, or one of the list's
+ * rows (`row`, a selector) has it. A focused button or link does its own job with it.
+ */
+export function listHasFocus(target: EventTarget | null, row: string): boolean {
+  return target === document.body || (target instanceof Element && target.closest(row) !== null)
+}
+
 export interface KeyOptions {
   /**
    * Also receive keys typed into this one field (a page's own search box). Every other field keeps

@@ -19,7 +19,7 @@ import { createIndexedTools, createIndexStatus, createSearch } from '../features
 import { createProjects, createSessionDetail } from '../features/sessions/sessions.data'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { useApi } from '../lib/api-context'
-import { useKeys } from '../lib/keys'
+import { listHasFocus, useKeys } from '../lib/keys'
 import { useSingleSearchParams } from '../lib/single-params'
 import { isValidId } from '../lib/links'
 import { useSearchMemory } from '../lib/search-memory'
@@ -126,7 +126,7 @@ export function SearchRoute() {
     if (event.key === 'ArrowDown' || (!inBox && event.key === 'j')) move(1, event.target)
     else if (event.key === 'ArrowUp' || (!inBox && event.key === 'k')) move(-1, event.target)
     // Enter belongs to the box and the results; a focused button or filter keeps its own.
-    else if (event.key === 'Enter' && !event.isComposing && (inBox || event.target === document.body || !!(event.target as Element).closest?.('.hit'))) enter.submit()
+    else if (event.key === 'Enter' && !event.isComposing && (inBox || listHasFocus(event.target, '.hit'))) enter.submit()
     else if (!inBox && event.key === '/') box?.focus()
     else return
     event.preventDefault()

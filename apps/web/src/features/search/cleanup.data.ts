@@ -27,6 +27,8 @@ export type CleanupState =
   | { phase: 'done'; candidates: Candidates; progress: CleanupProgress; cancelled: boolean }
   | { phase: 'error'; error: unknown }
 
+const startProgress = (total: number): CleanupProgress => ({ done: 0, total, pruned: 0, removedParts: 0, tools: 0, reasoning: 0, bytes: 0, refused: [] })
+
 /** One session's candidates as the pruning review it runs: each message's matching parts, by their indexes. */
 export function reviewOf(session: CandidateSession): Review {
   return {
@@ -42,7 +44,7 @@ export function reviewOf(session: CandidateSession): Review {
  * messages; what ran stays done, and every message was pruned only at the revision it was planned at.
  */
 export async function runCleanup(api: Api, input: SearchInput, first: Candidates, onProgress: (p: CleanupProgress) => void, signal: AbortSignal) {
-  const progress: CleanupProgress = { done: 0, total: first.totals.messages, pruned: 0, removedParts: 0, tools: 0, reasoning: 0, bytes: 0, refused: [] }
+  const progress = startProgress(first.totals.messages)
   let plan = first
   for (let round = 0; round < 50; round++) {
     for (const session of plan.sessions) {
@@ -102,8 +104,7 @@ export function createCleanup(api: Api, input: Accessor<SearchInput | null>, onF
       const current = planned()
       if (s.phase !== 'review' || !current) return
       controller = new AbortController()
-      const empty: CleanupProgress = { done: 0, total: s.candidates.totals.messages, pruned: 0, removedParts: 0, tools: 0, reasoning: 0, bytes: 0, refused: [] }
-      setState({ phase: 'running', candidates: s.candidates, progress: empty })
+      setState({ phase: 'running', candidates: s.candidates, progress: startProgress(s.candidates.totals.messages) })
       try {
         const progress = await runCleanup(api, current, s.candidates, (p) => setState({ phase: 'running', candidates: s.candidates, progress: p }), controller.signal)
         setState({ phase: 'done', candidates: s.candidates, progress, cancelled: controller.signal.aborted })

@@ -1,5 +1,5 @@
 import { createEffect, createSignal, on, type Accessor } from 'solid-js'
-import { useKeys } from '../../lib/keys'
+import { listHasFocus, useKeys } from '../../lib/keys'
 import { isValidId } from '../../lib/links'
 import type { SessionListState } from './sessions.data'
 
@@ -36,9 +36,8 @@ export function createListSelection(list: SessionListState, options: ListSelecti
   useKeys((event) => {
     if (event.key === 'j' || event.key === 'ArrowDown') move(1)
     else if (event.key === 'k' || event.key === 'ArrowUp') move(-1)
-    // Enter belongs to the list when nothing else has the focus (or a row has it): a focused
-    // button or link ("Load more sessions", the header's Storage) does its own job.
-    else if (event.key === 'Enter' && (event.target === document.body || !!(event.target as Element | null)?.closest?.('.session-row'))) options.onOpen(selected())
+    // A focused button or link ("Load more sessions", the header's Storage) keeps its Enter.
+    else if (event.key === 'Enter' && listHasFocus(event.target, '.session-row')) options.onOpen(selected())
     else if (event.key === 'f') options.onFocusFilter()
     else return
     event.preventDefault()
