@@ -9,7 +9,7 @@ import { FTS_WEIGHTS } from './fts-query.js'
 const INDEX_BUSY_MS = 5000
 
 /** Bump to rebuild every sidecar after a change of schema, tokenizer or extraction. */
-export const INDEX_SCHEMA_VERSION = 5
+export const INDEX_SCHEMA_VERSION = 6
 
 export interface IndexSource {
   path: string
@@ -72,8 +72,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS vocab_tri USING fts5(term, content='vocab', c
 `
 
 /**
- * Open (creating or, when stale, recreating) the sidecar. The document id is `time_ms * 4096 + slot`,
- * so rowid order is recency order: the candidate cap keeps the newest matches and
+ * Open (creating or, when stale, recreating) the sidecar. The document id mirrors `time_ms * 4096 + slot`
+ * (doc-id.ts), so rowid order is newest first: the candidate cap keeps the newest matches and
  * `since`/`until` are rowid ranges. Only plain FTS5 options are used, so the sqlite3 CLI of
  * Debian 12 (3.40) can open the same file.
  */

@@ -1,5 +1,6 @@
 import { documentCodeTokens, type SearchFields, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
+import { idOfKey, keyBase, keyOfId, SLOTS } from './doc-id.js'
 import { metaText, metaToken } from './fts-query.js'
 
 /** Where a document comes from: a 1.x part, a 2.x content item or row text, or a session title. */
@@ -22,7 +23,6 @@ export interface DocInput extends DocKey {
 }
 
 export const TITLE_KEY = '#title'
-const SLOTS = 4096
 
 /**
  * A document's scope tokens. A session's part (two hex ids and a sha256) is computed once per
@@ -59,31 +59,33 @@ export interface UpsertOptions {
 }
 
 /**
- * Writes to the sidecar. Callers hold its write transaction; ids are `time * 4096 + slot` so
- * rowid order is recency. Code tokens go to the trigram vocabulary that serves substring search.
+ * Writes to the sidecar. Callers hold its write transaction; ids mirror `time * 4096 + slot`
+ * (doc-id.ts), so rowid order is newest first. Code tokens go to the trigram vocabulary that
+ * serves substring search.
  */
 export function createIndexWriter(db: SqliteDb) {
   const knownTerms = new Set<string>()
-  // Next free id per millisecond bucket, valid inside one transaction (see `begin`).
+  // Next free recency key per millisecond bucket, valid inside one transaction (see `begin`).
   const nextSlot = new Map<number, number>()
 
-  /** Find the next free slot of each millisecond not yet known in this transaction, in one query. */
-  function lookUpSlots(times: readonly number[]) {
-    const buckets = [...new Set(times.map((t) => Math.max(0, Math.floor(t))))].filter((b) => !nextSlot.has(b * SLOTS))
-    if (buckets.length === 0) return
+  /** Find the next free slot of each bucket (a millisecond's first key) not yet known in this transaction, in one query. */
+  function lookUpSlots(keyBases: readonly number[]) {
+    const bases = [...new Set(keyBases)].filter((b) => !nextSlot.has(b))
+    if (bases.length === 0) return
+    // A bucket's keys base..base+4095 are ids idOfKey(base)-4095..idOfKey(base): its newest is the smallest id.
     const rows = db.rowsSql<[number, number | null]>(
-      `SELECT value, (SELECT max(id) FROM doc WHERE id >= value * ${SLOTS} AND id < (value + 1) * ${SLOTS}) FROM json_each(?)`, [JSON.stringify(buckets)])
-    for (const [bucket, max] of rows) nextSlot.set(bucket * SLOTS, max === null ? bucket * SLOTS : max + 1)
+      `SELECT value, (SELECT min(id) FROM doc WHERE id <= ${idOfKey(0)} - value AND id > ${idOfKey(0)} - value - ${SLOTS}) FROM json_each(?)`, [JSON.stringify(bases)])
+    for (const [base, min] of rows) nextSlot.set(base, min === null ? base : keyOfId(min) + 1)
   }
 
   function allocateId(time: number): number {
-    let base = Math.max(0, Math.floor(time)) * SLOTS
+    let base = keyBase(time)
     for (;;) {
-      if (!nextSlot.has(base)) lookUpSlots([base / SLOTS])
+      if (!nextSlot.has(base)) lookUpSlots([base])
       const next = nextSlot.get(base)!
       if (next < base + SLOTS) {
         nextSlot.set(base, next + 1)
-        return next
+        return idOfKey(next)
       }
       base += SLOTS
     }
@@ -152,7 +154,7 @@ export function createIndexWriter(db: SqliteDb) {
      * Look up the free slots of these documents' milliseconds in one query, not one per document
      * (a build batch's documents rarely share a millisecond).
      */
-    reserveSlots: lookUpSlots,
+    reserveSlots: (times: readonly number[]) => lookUpSlots(times.map(keyBase)),
     /** Code tokens found by the build's reader thread (its documents skip `upsert`'s own, `vocabulary: false`). */
     addTerms(terms: readonly string[]) {
       for (const t of terms) pendingTerms.add(t)

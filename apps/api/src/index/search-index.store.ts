@@ -1,11 +1,9 @@
 import { fromMatchLine, SNIPPET_SCAN_CHARS, splitMarkedSnippet, type CompiledIndexTerms, type SearchKind, type SnippetSegment, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { chunk } from '../store/session-row.js'
+import { NO_DOC_ID } from './doc-id.js'
 import { quote, USER_COLUMNS, USER_FTS_COLUMNS } from './fts-query.js'
 
-/** Document ids are `time_ms * 4096 + slot`. */
-export const idFloorForTime = (ms: number) => Math.max(0, Math.floor(ms)) * 4096
-export const idCeilForTime = (ms: number) => (Math.floor(ms) + 1) * 4096 - 1
 
 export interface DocMeta {
   id: number
@@ -19,7 +17,7 @@ export interface DocMeta {
 }
 
 export interface RankedCandidates {
-  /** Document ids, best first (bm25 with column weights; newer first on ties). */
+  /** Document ids, best first (bm25 with column weights; newer first on ties, which is the smaller id). */
   ids: number[]
   /** Their ranks (lower is better): bm25, with code-token alternatives discounted. */
   ranks: number[]
@@ -28,20 +26,20 @@ export interface RankedCandidates {
 }
 
 /**
- * Rank the newest `cap` matches in one walk: the newest `cap + 1` matches (newest first, so a
+ * Rank the newest `cap` matches in one walk: the newest `cap + 1` matches (lowest ids first, so a
  * very common word costs bm25 on `cap + 1` rows, not on every match), sorted by rank. The extra
- * one only tells whether the cap binds; it is the oldest of them, and is dropped. The ranks come
+ * one only tells whether the cap binds; it is the oldest of them (the highest id), and is dropped. The ranks come
  * along: any later statement that asks for bm25 pays its whole-index term counts again (5 ms for
  * a word in every document).
  */
 export function rankCandidates(db: SqliteDb, match: string, range: { min: number; max: number }, cap: number): RankedCandidates {
   const rows = db.rowsSql<[number, number]>(
     `SELECT rowid, r FROM (SELECT rowid, rank AS r FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)
-      ORDER BY rowid DESC LIMIT ?) ORDER BY r, rowid DESC`, [match, range.min, range.max, cap + 1])
+      ORDER BY rowid LIMIT ?) ORDER BY r, rowid`, [match, range.min, range.max, cap + 1])
   const truncated = rows.length > cap
   if (truncated) {
     let oldest = 0
-    for (let i = 1; i < rows.length; i++) if (rows[i]![0] < rows[oldest]![0]) oldest = i
+    for (let i = 1; i < rows.length; i++) if (rows[i]![0] > rows[oldest]![0]) oldest = i
     rows.splice(oldest, 1)
   }
   return { ids: rows.map((r) => r[0]), ranks: rows.map((r) => r[1]), truncated }
@@ -60,14 +58,14 @@ export const EXPANSION_SHARE = 0.05
  */
 export function rankDiscountingExpansions(db: SqliteDb, match: string, expansions: string, range: { min: number; max: number }, cap: number): RankedCandidates {
   const inRange = `fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER)`
-  const rows = db.rowsSql<[number, number]>(`SELECT rowid, rank FROM fts WHERE ${inRange} ORDER BY rowid DESC LIMIT ?`, [match, range.min, range.max, cap + 1])
+  const rows = db.rowsSql<[number, number]>(`SELECT rowid, rank FROM fts WHERE ${inRange} ORDER BY rowid LIMIT ?`, [match, range.min, range.max, cap + 1])
   const truncated = rows.length > cap
   if (truncated) rows.pop()
   if (rows.length === 0) return { ids: [], ranks: [], truncated }
   const part = new Map(db.rowsSql<[number, number]>(`SELECT rowid, rank FROM fts WHERE ${inRange} AND +rowid IN (SELECT value FROM json_each(?))`,
-    [expansions, rows.at(-1)![0], rows[0]![0], JSON.stringify(rows.map((r) => r[0]))]))
+    [expansions, rows[0]![0], rows.at(-1)![0], JSON.stringify(rows.map((r) => r[0]))]))
   const ranked = rows.map(([id, rank]): [number, number] => [id, rank - (1 - EXPANSION_SHARE) * (part.get(id) ?? 0)])
-  ranked.sort((a, b) => a[1] - b[1] || b[0] - a[0])
+  ranked.sort((a, b) => a[1] - b[1] || a[0] - b[0])
   return { ids: ranked.map((r) => r[0]), ranks: ranked.map((r) => r[1]), truncated }
 }
 
@@ -159,4 +157,5 @@ export function indexSnippets(db: SqliteDb, highlight: string, ids: readonly num
   return out
 }
 
-export const maxDocId = (db: SqliteDb) => db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM doc`)!.m ?? 0
+/** The newest document's id (the smallest; doc-id.ts): a search's horizon. */
+export const newestDocId = (db: SqliteDb) => db.getSql<{ m: number | null }>(`SELECT min(id) AS m FROM doc`)!.m ?? NO_DOC_ID

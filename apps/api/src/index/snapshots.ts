@@ -11,7 +11,7 @@ export interface SearchSnapshot {
   highlight: string
   /** The user's terms, for snippets cut from stored text. */
   terms: CompiledIndexTerms
-  /** The newest document id when the answer was ranked. */
+  /** The newest document's id (the smallest, doc-id.ts) when the answer was ranked. */
   horizon: number
 }
 

@@ -1,7 +1,7 @@
 import { hasPositiveTerm, parseQuery, type StorageGeneration } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
-import { docMeta, maxDocId } from '../../index/search-index.store.js'
+import { docMeta, newestDocId } from '../../index/search-index.store.js'
 import { planMessages, type MessagePlan } from '../pruning/plan.service.js'
 import { resolveScope, sessionHeads } from './history-scope.js'
 import type { CandidatesInput } from './history.schema.js'
@@ -52,12 +52,12 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
   if (!db || deps.searchIndex.status().state !== 'ready') {
     throw new AppError('unavailable', 'The search index is still being built; cleaning up from results needs it. Try again when the progress bar is done.')
   }
-  const horizon = maxDocId(db)
+  const horizon = newestDocId(db)
   // The same MATCH as the results the person is looking at.
   const match = searchMatch(db, query, scope, horizon)
   if (!match) return empty
   const { min, max } = idRange(scope, horizon)
-  const ids = db.pluckSql<number>(`SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) LIMIT ?`,
+  const ids = db.pluckSql<number>(`SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) ORDER BY rowid LIMIT ?`,
     [match.match, min, max, CANDIDATE_DOCS + 1])
   let truncated = ids.length > CANDIDATE_DOCS
   const boundaries = deps.searchIndex.revertBoundaries()

@@ -1,7 +1,8 @@
 import { compileIndexTerms, indexTokens, MIN_INNER_WORD_CHARS, type ParsedQuery } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
-import { countMatches, countTermDocs, expandSubstring, idCeilForTime, idFloorForTime, maxDocId, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
+import { newestIdAt, oldestIdAt } from '../../index/doc-id.js'
+import { countMatches, countTermDocs, expandSubstring, newestDocId, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
 import type { SearchSnapshot } from '../../index/snapshots.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
@@ -57,10 +58,10 @@ export function matchFor(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope)
   return { match: build(expansions), widen: common.length ? widen : null }
 }
 
-/** The document ids a search covers: its date filters, and nothing newer than `horizon`. */
+/** The document ids a search covers: its date filters, and nothing newer than `horizon` (ids run newest first). */
 export function idRange(scope: ResolvedScope, horizon: number): { min: number; max: number } {
-  const min = scope.since !== null ? idFloorForTime(scope.since) : 0
-  return { min, max: Math.min(scope.until !== null ? idCeilForTime(scope.until) : Number.MAX_SAFE_INTEGER, horizon) }
+  const max = scope.since !== null ? oldestIdAt(scope.since) : Number.MAX_SAFE_INTEGER
+  return { min: Math.max(scope.until !== null ? newestIdAt(scope.until) : 0, horizon), max }
 }
 
 /**
@@ -69,14 +70,14 @@ export function idRange(scope: ResolvedScope, horizon: number): { min: number; m
  * documents (`timeout -proxy` found none where scanning had found `setTimeout`), they reach into
  * code tokens as rare words do.
  */
-export function searchMatch(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope, horizon = maxDocId(db)): FtsMatch | null {
+export function searchMatch(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope, horizon = newestDocId(db)): FtsMatch | null {
   const { match, widen } = matchFor(db, query, scope)
   if (!match || !widen || countMatches(db, match.match, idRange(scope, horizon), FEW_MATCHES) >= FEW_MATCHES) return match
   return widen()
 }
 
 /** Rank a query's candidates once, for a first page; later pages slice the snapshot. */
-export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope, horizon = maxDocId(db)): SearchSnapshot {
+export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope, horizon = newestDocId(db)): SearchSnapshot {
   const { min, max } = idRange(scope, horizon)
   const ranked = match.expansions
     ? rankDiscountingExpansions(db, match.match, match.expansions, { min, max }, CANDIDATE_CAP)
