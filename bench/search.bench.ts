@@ -172,7 +172,8 @@ function pickQueries(index: Database.Database, docs: number) {
   const rare = words.find((t) => t.doc >= 2 && t.doc <= 20) ?? words.at(-1) ?? terms.at(-1)!
   const mid = near(docs * 0.01)
   const common = terms[0]!
-  const body = (index.prepare(`SELECT body FROM fts WHERE fts MATCH ? AND length(body) > 200 LIMIT 1`).get(`{body}: "${mid.term}"`) as { body: string } | undefined)?.body ?? ''
+  // The oldest such document (ids run newest first), as every run before ids were mirrored picked.
+  const body = (index.prepare(`SELECT body FROM fts WHERE fts MATCH ? AND length(body) > 200 ORDER BY rowid DESC LIMIT 1`).get(`{body}: "${mid.term}"`) as { body: string } | undefined)?.body ?? ''
   // Three consecutive tokens of a real document: a phrase that exists.
   const tokens = tokenize(body)
   const at = tokens.findIndex((_, i) => tokens.slice(i, i + 3).length === 3 && tokens.slice(i, i + 3).every((w) => w.length >= 3))
