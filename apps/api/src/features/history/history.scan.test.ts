@@ -2,7 +2,9 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, TEST_NOW, type TestDeps } from '../../../test/harness.js'
 import { addV1Message, addV1Session, textPart, toolPart } from '../../../test/search-fixtures.js'
-import type { SearchHit } from './history-scope.js'
+import { parseQuery } from '@loupe/domain'
+import { resolveScope, type SearchHit } from './history-scope.js'
+import { scanPage, startScan } from './literal-scan.js'
 
 const T = TEST_NOW - 900_000
 type Caller = ReturnType<typeof createCaller>
@@ -57,6 +59,22 @@ describe('history.search while the index is not ready (literal scan)', () => {
     for (const hit of first.hits) expect(hit.snippet.some((s) => s.match && s.text.toLowerCase().includes('heron'))).toBe(true)
     // Each hit names its session and where it ran.
     expect(new Set(first.hits.map((h) => `${h.sessionTitle} ${h.sessionDirectory !== ''}`))).toEqual(new Set(['Scan me true']))
+  })
+
+  it('moves forward by at least one row on every page, even one that spent its time budget on titles', () => {
+    const query = parseQuery('heron')
+    const scope = resolveScope(deps, {}, query)
+    let position = deps.opencode.db.read(() => startScan(scope))
+    let rows = 0
+    for (let pages = 0; pages < 3; pages++) {
+      const page = scanPage(deps, query, scope, position, 32, 0)
+      expect(page.scanned).toBeGreaterThan(0)
+      rows += page.scanned
+      position = page.position
+    }
+    expect(position.phase).toBe('v1')
+    expect(position.after).toBeGreaterThan(0)
+    expect(rows).toBeGreaterThanOrEqual(3)
   })
 
   it('finds the same documents as the index, across pages, case- and accent-insensitively', async () => {

@@ -89,7 +89,9 @@ export function scanPage(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope
     if (matcher.test(foldText([f.title, f.body, f.tool ?? '', f.input, f.output].join('\n')))) hits.push(toHit(doc, matcher))
   }
   deps.opencode.db.read(() => {
-    while (position.phase !== 'done' && hits.length < maxHits && performance.now() - t0 < budgetMs) {
+    // A page reads at least one row past the titles, however long they took: on a loaded machine a
+    // page that spent its budget on titles alone would move the scan nowhere (CI saw one).
+    while (position.phase !== 'done' && hits.length < maxHits && (scanned === 0 || performance.now() - t0 < budgetMs)) {
       if (position.phase === 'titles') {
         // Titles are short: all of them take a few ms, so only the hits bound this phase's page (the
         // time budget would stop a page of 20,000 sessions after the read, one title in).
