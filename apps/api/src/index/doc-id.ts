@@ -12,7 +12,9 @@ export const SLOTS = 4096
 // One below the largest safe integer: that one is left to NO_DOC_ID.
 const ID_MIRROR = Number.MAX_SAFE_INTEGER - 1
 /** The last millisecond an id can hold (September 2039); later times share it. */
-export const MAX_ID_TIME = Math.floor(ID_MIRROR / SLOTS) - 1
+export const MAX_ID_TIME = Math.floor(ID_MIRROR / SLOTS) - 2
+/** The highest bucket (a millisecond's first key) whose every key still has an id ≥ 0: one past MAX_ID_TIME, for spills. */
+export const LAST_KEY_BASE = (MAX_ID_TIME + 1) * SLOTS
 
 /** A time's first recency key (slot 0), clamped to what ids can hold. */
 export const keyBase = (ms: number) => Math.min(MAX_ID_TIME, Math.max(0, Math.floor(ms))) * SLOTS

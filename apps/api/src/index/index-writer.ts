@@ -1,6 +1,6 @@
 import { documentCodeTokens, type SearchFields, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
-import { idOfKey, keyBase, keyOfId, SLOTS } from './doc-id.js'
+import { idOfKey, keyBase, keyOfId, LAST_KEY_BASE, SLOTS } from './doc-id.js'
 import { metaText, metaToken } from './fts-query.js'
 
 /** Where a document comes from: a 1.x part, a 2.x content item or row text, or a session title. */
@@ -78,16 +78,25 @@ export function createIndexWriter(db: SqliteDb) {
     for (const [base, min] of rows) nextSlot.set(base, min === null ? base : keyOfId(min) + 1)
   }
 
+  /**
+   * The next free id of `time`'s millisecond; a full one (4,096 documents) spills into the next,
+   * or, past the last bucket ids can hold (times clamped at 2039, bogus future stamps), the previous.
+   */
   function allocateId(time: number): number {
-    let base = keyBase(time)
-    for (;;) {
+    const start = keyBase(time)
+    for (let base = start, step = SLOTS; ; base += step) {
+      if (base > LAST_KEY_BASE) {
+        step = -SLOTS
+        base = start
+        continue
+      }
+      if (base < 0) throw new Error('no free search document id left')
       if (!nextSlot.has(base)) lookUpSlots([base])
       const next = nextSlot.get(base)!
       if (next < base + SLOTS) {
         nextSlot.set(base, next + 1)
         return idOfKey(next)
       }
-      base += SLOTS
     }
   }
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { encodeCursor } from '@loupe/domain'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, TEST_NOW, type TestDeps } from '../../../test/harness.js'
 import { addV1Message, addV1Session, textPart } from '../../../test/search-fixtures.js'
@@ -75,6 +76,15 @@ describe('history.search paging', () => {
     expect(keys).toHaveLength(30)
   })
 
+  it('refuses a cursor issued under an older index schema, whose ids meant something else', async () => {
+    const first = await caller.history.search({ query: 'quasar note', limit: 5 })
+    const { k, b, p } = JSON.parse(Buffer.from(first.cursor!, 'base64url').toString('utf8')) as { k: string; b: string; p: { v: number } }
+    const old = encodeCursor(k, b, { ...p, v: p.v - 1 })
+    await expect(caller.history.search({ query: 'quasar note', limit: 5, cursor: old })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/older search index/) })
+    // The same cursor as issued still pages.
+    expect((await caller.history.search({ query: 'quasar note', limit: 5, cursor: first.cursor! })).hits).toHaveLength(5)
+  })
+
   it('drops a hit pruned between pages instead of repeating or shifting others', async () => {
     const first = await caller.history.search({ query: 'quasar note', limit: 3 })
     const peek = await caller.history.search({ query: 'quasar note', limit: 1, cursor: first.cursor! })
@@ -100,6 +110,17 @@ describe('history.search paging', () => {
     expect(common.truncated).toBe(true)
     expect(common.total).toBe(CANDIDATE_CAP)
     // The oldest matches fell outside the cap: the ten first written are not among the candidates.
+    const ranked: string[] = []
+    for (let cursor: string | undefined, page = 0; page < 30; page++) {
+      const answer = await caller.history.search({ query: 'ubiquitous', limit: 100, ...(cursor ? { cursor } : {}) })
+      ranked.push(...answer.hits.map((h) => h.snippet.map((seg) => seg.text).join('')))
+      if (!answer.cursor) break
+      cursor = answer.cursor
+    }
+    expect(ranked).toHaveLength(CANDIDATE_CAP)
+    const numbers = new Set(ranked.map((text) => Number(/ubiquitous (\d+)/.exec(text)![1])))
+    expect(Math.min(...numbers)).toBe(10)
+    expect(numbers.has(CANDIDATE_CAP + 9)).toBe(true)
     const oldest = await caller.history.search({ query: 'ubiquitous', until: T - 10_000_000 + 9_000, limit: 20 })
     expect(oldest.hits).toHaveLength(10)
     expect(oldest.truncated).toBe(false)

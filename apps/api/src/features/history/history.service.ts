@@ -1,6 +1,7 @@
 import { decodeCursor, encodeCursor, hasPositiveTerm, parseQuery, searchHint, type ParsedQuery } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
+import { INDEX_SCHEMA_VERSION } from '../../index/index-db.js'
 import type { IndexState } from '../../index/indexer.js'
 import { indexedTools } from '../../index/search-index.store.js'
 import { pageFromSnapshot, rankSnapshot, searchMatch } from './index-search.js'
@@ -8,7 +9,8 @@ import { resolveScope, sessionHeads, type ResolvedScope, type SearchHit } from '
 import { SCAN_LIMITS, scanPage, startScan, type ScanPosition } from './literal-scan.js'
 import type { SearchInput } from './history.schema.js'
 
-type IndexCursor = { m: 'i'; s: string; o: number; h: number; id: number }
+/** `v`: the sidecar's schema version, which fixes what `h` and `id` mean (doc-id.ts). */
+type IndexCursor = { m: 'i'; v: number; s: string; o: number; h: number; id: number }
 type ScanCursor = { m: 's'; p: ScanPosition }
 type HistoryCursor = IndexCursor | ScanCursor
 
@@ -22,7 +24,7 @@ const isCursor = (p: unknown): p is HistoryCursor => {
   const c = p as Record<string, unknown>
   if (typeof c !== 'object' || c === null) return false
   if (c.m === 's') return isPosition(c.p)
-  return c.m === 'i' && typeof c.s === 'string' && c.s.length <= 64 && [c.o, c.h, c.id].every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
+  return c.m === 'i' && typeof c.s === 'string' && c.s.length <= 64 && [c.v, c.o, c.h, c.id].every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
 }
 
 export interface SearchAnswer {
@@ -67,6 +69,10 @@ export function search(deps: AppDeps, input: SearchInput): SearchAnswer {
         decoded.error === 'conflict' ? 'This cursor belongs to another search; start from the first page.' : 'Malformed search cursor.')
     }
     cursor = decoded.value
+    // A page left open across an upgrade that changed what ids mean: its horizon would hide everything.
+    if (cursor.m === 'i' && cursor.v !== INDEX_SCHEMA_VERSION) {
+      throw new AppError('conflict', 'This cursor comes from an older search index; start from the first page.')
+    }
   }
   const db = deps.searchIndex.db
   if (cursor?.m === 's' || (!cursor && (status.state !== 'ready' || !db))) {
@@ -94,7 +100,7 @@ function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, ba
   }
   const page = pageFromSnapshot(deps, db, snapshot, scope, offset, limit)
   const lastId = snapshot.ids[page.next - 1] ?? 0
-  const next: IndexCursor = { m: 'i', s: snapshotId!, o: page.next, h: snapshot.horizon, id: lastId }
+  const next: IndexCursor = { m: 'i', v: INDEX_SCHEMA_VERSION, s: snapshotId!, o: page.next, h: snapshot.horizon, id: lastId }
   return {
     ...base,
     hits: page.hits,
