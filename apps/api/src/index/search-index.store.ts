@@ -4,7 +4,6 @@ import { chunk } from '../store/session-row.js'
 import { NO_DOC_ID } from './doc-id.js'
 import { quote, USER_COLUMNS, USER_FTS_COLUMNS } from './fts-query.js'
 
-
 export interface DocMeta {
   id: number
   gen: StorageGeneration
