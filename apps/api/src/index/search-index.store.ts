@@ -79,6 +79,12 @@ export function countMatches(db: SqliteDb, match: string, range: { min: number; 
     [match, range.min, range.max, limit])!.n
 }
 
+/** The ids a MATCH finds in an id range, newest first, at most `limit`. */
+export function matchingIds(db: SqliteDb, match: string, range: { min: number; max: number }, limit: number): number[] {
+  return db.pluckSql<number>(`SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) ORDER BY rowid LIMIT ?`,
+    [match, range.min, range.max, limit])
+}
+
 /**
  * The tools the index holds documents of, with their counts: the `meta` column's tool tokens
  * (`zt` + hex of the name), read off FTS5's term list through a vocabulary table of this

@@ -1,7 +1,7 @@
 import { hasPositiveTerm, parseQuery, type StorageGeneration } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
-import { docMeta, newestDocId } from '../../index/search-index.store.js'
+import { docMeta, matchingIds, newestDocId } from '../../index/search-index.store.js'
 import { planMessages, type MessagePlan } from '../pruning/plan.service.js'
 import { resolveScope, sessionHeads } from './history-scope.js'
 import type { CandidatesInput } from './history.schema.js'
@@ -56,9 +56,7 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
   // The same MATCH as the results the person is looking at.
   const match = searchMatch(db, query, scope, horizon)
   if (!match) return empty
-  const { min, max } = idRange(scope, horizon)
-  const ids = db.pluckSql<number>(`SELECT rowid FROM fts WHERE fts MATCH ? AND rowid >= CAST(? AS INTEGER) AND rowid <= CAST(? AS INTEGER) ORDER BY rowid LIMIT ?`,
-    [match.match, min, max, CANDIDATE_DOCS + 1])
+  const ids = matchingIds(db, match.match, idRange(scope, horizon), CANDIDATE_DOCS + 1)
   let truncated = ids.length > CANDIDATE_DOCS
   const boundaries = deps.searchIndex.revertBoundaries()
   // Session → message → the keys of its matching parts.

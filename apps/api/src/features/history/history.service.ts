@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { INDEX_SCHEMA_VERSION } from '../../index/index-db.js'
 import type { IndexState } from '../../index/indexer.js'
-import { indexedTools } from '../../index/search-index.store.js'
+import { indexedTools, newestDocId } from '../../index/search-index.store.js'
 import { pageFromSnapshot, rankSnapshot, searchMatch } from './index-search.js'
 import { resolveScope, sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
 import { SCAN_LIMITS, scanPage, startScan, type ScanPosition } from './literal-scan.js'
@@ -88,9 +88,11 @@ function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, ba
   let snapshotId = cursor?.s
   let offset = cursor?.o ?? 0
   if (!snapshot) {
-    const match = searchMatch(db, query, scope, cursor?.h)
+    // One horizon for the MATCH's document counts and the ranking, read once.
+    const horizon = cursor?.h ?? newestDocId(db)
+    const match = searchMatch(db, query, scope, horizon)
     if (!match) return base
-    snapshot = rankSnapshot(db, match, scope, cursor?.h)
+    snapshot = rankSnapshot(db, match, scope, horizon)
     if (cursor) {
       // Evicted: re-rank under the same horizon and continue after the last hit returned.
       const last = snapshot.ids.indexOf(cursor.id)

@@ -2,7 +2,7 @@ import { compileIndexTerms, indexTokens, MIN_INNER_WORD_CHARS, type ParsedQuery 
 import type { AppDeps } from '../../deps.js'
 import { buildMatch, type FtsMatch } from '../../index/fts-query.js'
 import { newestIdAt, oldestIdAt } from '../../index/doc-id.js'
-import { countMatches, countTermDocs, expandSubstring, newestDocId, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
+import { countMatches, countTermDocs, expandSubstring, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
 import type { SearchSnapshot } from '../../index/snapshots.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
@@ -70,14 +70,14 @@ export function idRange(scope: ResolvedScope, horizon: number): { min: number; m
  * documents (`timeout -proxy` found none where scanning had found `setTimeout`), they reach into
  * code tokens as rare words do.
  */
-export function searchMatch(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope, horizon = newestDocId(db)): FtsMatch | null {
+export function searchMatch(db: SqliteDb, query: ParsedQuery, scope: ResolvedScope, horizon: number): FtsMatch | null {
   const { match, widen } = matchFor(db, query, scope)
   if (!match || !widen || countMatches(db, match.match, idRange(scope, horizon), FEW_MATCHES) >= FEW_MATCHES) return match
   return widen()
 }
 
 /** Rank a query's candidates once, for a first page; later pages slice the snapshot. */
-export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope, horizon = newestDocId(db)): SearchSnapshot {
+export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope, horizon: number): SearchSnapshot {
   const { min, max } = idRange(scope, horizon)
   const ranked = match.expansions
     ? rankDiscountingExpansions(db, match.match, match.expansions, { min, max }, CANDIDATE_CAP)
