@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { AppDeps } from '../../deps.js'
+import { fileHolders } from '../../opencode/file-holders.js'
 
 export type ReclaimPhase = 'vacuum' | 'checkpoint' | 'index'
 
@@ -60,37 +61,6 @@ export function createReclaimRunner(): ReclaimRunner {
     },
     settled: () => (current.state === 'running' ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve()),
   }
-}
-
-/** Other processes that have this file open (Linux /proc); empty where that cannot be known. */
-export function fileHolders(file: string, self = process.pid): number[] {
-  const holders: number[] = []
-  let pids: string[]
-  try {
-    pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== self)
-  } catch {
-    return holders
-  }
-  const targets = new Set([file, `${file}-wal`])
-  for (const pid of pids) {
-    let fds: string[]
-    try {
-      fds = fs.readdirSync(`/proc/${pid}/fd`)
-    } catch {
-      continue
-    }
-    for (const fd of fds) {
-      try {
-        if (targets.has(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))) {
-          holders.push(Number(pid))
-          break
-        }
-      } catch {
-        /* the fd closed meanwhile */
-      }
-    }
-  }
-  return holders
 }
 
 async function opencodeAnswers(deps: AppDeps): Promise<boolean> {
