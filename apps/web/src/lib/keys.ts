@@ -25,13 +25,15 @@ export interface KeyOptions {
 
 /**
  * Listen to keydown on the document for the owner's lifetime. Events already handled, typed with
- * Ctrl/Meta/Alt, or aimed at an open dialog are skipped, so modals own their keys.
+ * Ctrl/Meta/Alt, or sent while a dialog is open are skipped, so modals own their keys.
  */
 export function useKeys(handler: (event: KeyboardEvent) => void, options: KeyOptions = {}) {
   const listener = (event: KeyboardEvent) => {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return
     const target = event.target
-    if (target instanceof Element && target.closest('dialog[open]')) return
+    // A modal owns every key while it is open, even when its focused control was re-rendered away
+    // and the focus fell to the page's body (Esc must close the dialog only, not leave the page).
+    if (document.querySelector('dialog[open]')) return
     if (isTypingTarget(target) && target !== options.field?.()) return
     handler(event)
   }
