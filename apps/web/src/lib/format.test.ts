@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, formatCost, formatCount, formatDuration, formatRelativeTime, quoteTyped, technicalParts, utf8Length } from './format'
+import { describeFinishReason, formatBytes, formatCost, formatCount, formatDuration, formatRelativeTime, quoteTyped, technicalParts, utf8Length } from './format'
 
 describe('formatBytes', () => {
   it.each([
@@ -87,5 +87,16 @@ describe('technicalParts', () => {
     expect(technicalParts(1, 0)).toBe('1 tool call')
     expect(technicalParts(0, 3)).toBe('3 reasoning blocks')
     expect(technicalParts(0, 0)).toBe('no tool calls or reasoning')
+  })
+})
+
+describe('describeFinishReason', () => {
+  it.each([
+    ['tool-calls', 'called tools'],
+    ['stop', 'finished'],
+    ['length', 'hit the output limit'],
+    ['something-new', 'something-new'],
+  ])('says %s as %s', (reason, words) => {
+    expect(describeFinishReason(reason)).toBe(words)
   })
 })

@@ -93,3 +93,19 @@ export function technicalParts(tools: number, reasoning: number): string {
   const kinds = [tools > 0 ? plural(tools, 'tool call') : '', reasoning > 0 ? plural(reasoning, 'reasoning block') : ''].filter(Boolean)
   return kinds.length ? kinds.join(' and ') : 'no tool calls or reasoning'
 }
+
+// The AI SDK's finish reasons, as OpenCode stores them on step-finish parts.
+const FINISH_REASONS: Record<string, string> = {
+  stop: 'finished',
+  'tool-calls': 'called tools',
+  length: 'hit the output limit',
+  'content-filter': 'stopped by the content filter',
+  error: 'stopped on an error',
+  other: 'stopped',
+  unknown: 'stopped',
+}
+
+/** Why a model step ended, in words ("called tools" for `tool-calls`); an unknown reason is shown as stored. */
+export function describeFinishReason(reason: string): string {
+  return FINISH_REASONS[reason] ?? reason
+}

@@ -55,7 +55,17 @@ export function SessionHeader(props: SessionHeaderProps) {
           <span>{formatCost(s().cost)}</span>
         </Show>
         <span>updated <RelativeTime at={s().timeUpdated} /></span>
-        <span class="chip chip-muted" title={`Stored by OpenCode ${s().storage === 'v2' ? '2.x' : '1.x'} (version ${s().version})`}>{s().storage === 'v2' ? '2.x' : '1.x'}</span>
+        <span
+          class="chip chip-muted"
+          tabIndex={0}
+          title={
+            s().storage === 'v2'
+              ? `OpenCode 2.x storage (tables session_v2, session_message); session written by OpenCode ${s().version}`
+              : `OpenCode 1.x storage (tables session, message, part); session written by OpenCode ${s().version}`
+          }
+        >
+          {s().storage === 'v2' ? '2.x' : '1.x'}
+        </span>
       </div>
       <Show when={props.detail.children.length > 0}>
         <div class="subagents">

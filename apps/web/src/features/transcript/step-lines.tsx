@@ -1,5 +1,5 @@
 import { For, Show } from 'solid-js'
-import { formatCost, formatCount } from '../../lib/format'
+import { describeFinishReason, formatCost, formatCount } from '../../lib/format'
 import type { Usage } from './message-model'
 
 /** The end of a model step: tokens (breakdown on hover), cost and why it stopped, kept quiet. */
@@ -19,7 +19,7 @@ export function UsageLine(props: { usage: Usage }) {
         <span>{formatCost(props.usage.cost ?? 0)}</span>
       </Show>
       <Show when={props.usage.reason}>
-        <span>{props.usage.reason}</span>
+        {(reason) => <span title={`finish reason: ${reason()}`}>{describeFinishReason(reason())}</span>}
       </Show>
     </div>
   )
