@@ -46,10 +46,18 @@ export interface ShareLinks {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '0.0.0.0', '::'])
 const bracket = (host: string) => (host.includes(':') ? `[${host}]` : host)
 
+const reachableHosts = (config: AppConfig): string[] =>
+  config.lanAddresses.length > 0 ? config.lanAddresses : LOOPBACK.has(config.host) ? [] : [config.host]
+
+/** Whether a link made now could open on another device, so the dialog can say so before creating one. */
+export function shareReach(config: AppConfig): { reachable: boolean; host: string } {
+  return { reachable: reachableHosts(config).length > 0, host: config.host }
+}
+
 /** The URLs a share can be opened at: the LAN addresses when serving the LAN, else loopback only. */
 export function shareLinks(config: AppConfig, token: string): ShareLinks {
   const path = `/s/${token}`
-  const hosts = config.lanAddresses.length > 0 ? config.lanAddresses : LOOPBACK.has(config.host) ? [] : [config.host]
+  const hosts = reachableHosts(config)
   const reachable = hosts.length > 0
   const urls = (reachable ? hosts : ['127.0.0.1']).map((h) => `http://${bracket(h)}:${config.port}${path}`)
   return { url: urls[0]!, urls, reachable, host: config.host, port: config.port }
@@ -101,7 +109,7 @@ export function createShare(deps: AppDeps, input: z.infer<typeof createShareInpu
 }
 
 export function listShares(deps: AppDeps, input: z.infer<typeof listSharesInput>) {
-  return { shares: listShareRows(deps.loupeDb, input?.sessionID, 500).map((row) => toView(deps, row)) }
+  return { shares: listShareRows(deps.loupeDb, input?.sessionID, 500).map((row) => toView(deps, row)), reach: shareReach(deps.config) }
 }
 
 /** Revoke a link: from this moment its pages and images answer 410. */

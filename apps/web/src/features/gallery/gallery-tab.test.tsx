@@ -39,14 +39,15 @@ describe('Gallery tab (real api, real OpenCode fixture)', () => {
     expect(await screen.findByText(/No images in this session/)).toBeTruthy()
   })
 
-  it('creates a share link with a QR code and explains that loopback is not the LAN', async () => {
+  it('says before creating a link that loopback is not the LAN, and offers no QR code for a loopback link', async () => {
     const session = await sessionByTitle(realApi(), 'Screenshot vs architecture diagram')
     renderApp(`/sessions/${session.id}/gallery?storage=v1`)
     fireEvent.click(await screen.findByRole('button', { name: 'Share…' }))
+    await waitFor(() => expect(document.querySelector('.share-loopback')?.textContent).toContain('--host 0.0.0.0'))
     fireEvent.click(await screen.findByRole('button', { name: 'Create link' }))
     const input = await screen.findByLabelText('Share link')
     expect((input as HTMLInputElement).value).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/[A-Za-z0-9_-]{43}$/)
-    expect(screen.getByRole('img', { name: 'QR code of the share link' })).toBeTruthy()
+    expect(screen.queryByRole('img', { name: 'QR code of the share link' })).toBeNull()
     expect(screen.getByText(/--host 0\.0\.0\.0/)).toBeTruthy()
     await waitFor(() => expect(document.querySelectorAll('.share-row[data-status="active"]').length).toBeGreaterThan(0))
   })

@@ -72,11 +72,20 @@ export function ShareDialog(props: { session: { sessionID: string; storage: 'v1'
           {created() ? 'Create another link' : 'Create link'}
         </button>
       </div>
+      <Show when={shares.list.data()?.reach.reachable === false && !created()}>
+        <p class="banner banner-warn share-loopback">
+          Loupe is listening on this computer only ({shares.list.data()?.reach.host}), so a link made now opens here but not on a
+          phone or another computer. To share on your network, restart Loupe with <code>npm start -- --host 0.0.0.0</code> first.
+        </p>
+      </Show>
       <Show when={error()}>{(e) => <ErrorPanel error={e()} compact />}</Show>
       <Show when={created()}>
         {(link) => (
           <div class="share-result">
-            <QrCode text={link().url} />
+            {/* A loopback URL in a QR code would send a phone to itself. */}
+            <Show when={link().reachable}>
+              <QrCode text={link().url} />
+            </Show>
             <div class="share-result-text">
               <div class="share-url">
                 <input readonly aria-label="Share link" value={link().url} onFocus={(event) => event.currentTarget.select()} />
