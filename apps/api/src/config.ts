@@ -77,7 +77,7 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
   }
   const token = env.LOUPE_TOKEN || null
   if (token !== null && token.length < MIN_TOKEN_CHARS) {
-    throw new ConfigError(`LOUPE_TOKEN is ${token.length} characters; it needs at least ${MIN_TOKEN_CHARS}, since it opens your whole history to anyone who can reach Loupe. Unset it for a random one, or use e.g. \`openssl rand -base64 24\`.`)
+    throw new ConfigError(`LOUPE_TOKEN must be at least ${MIN_TOKEN_CHARS} characters long (it has ${token.length}): it opens your whole history to anyone who can reach Loupe. Unset it for a random one, or use e.g. \`openssl rand -base64 24\`.`)
   }
   const resolve = (p: string) => path.resolve(p.startsWith('~/') ? path.join(home, p.slice(2)) : p)
   return {
