@@ -39,7 +39,7 @@ export async function startLoupe(options: StartOptions = {}): Promise<LoupeServe
     fs.copyFileSync(path.join(fixture, 'opencode.db'), db)
     const long = addLongSession(db, { sourceTitle: 'Slugify helper in slug-2.js', messages: options.longMessages ?? 400, title: LONG_SESSION_TITLE })
     addLongSession(db, { sourceTitle: 'Screenshot vs architecture diagram', messages: 160, title: GALLERY_SESSION_TITLE })
-    const server = await startLoupeServer({ db, dir, token: 'e2e-token', verbose: options.verbose ?? false })
+    const server = await startLoupeServer({ db, dir, token: 'e2e-token-at-least-24-chars', verbose: options.verbose ?? false })
     const stop = async () => {
       await server.stop()
       fs.rmSync(dir, { recursive: true, force: true })

@@ -7,7 +7,7 @@ import { realFixture, startOpenCodeServe, type OpenCodeServe } from '@loupe/api/
 import { startLoupeServer, type LoupeServerProcess } from '../../tools/loupe-server.mjs'
 import { expect, snapshot, test } from '../support/test.js'
 
-const TOKEN = 'e2e-images-token'
+const TOKEN = 'e2e-images-token-at-least-24-chars'
 
 /**
  * A person opens the Images conversation of a real project: a real `opencode serve` and a Loupe

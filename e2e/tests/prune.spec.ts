@@ -25,7 +25,7 @@ test.describe('prune', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-prune-'))
     db = path.join(dir, 'opencode.db')
     fs.copyFileSync(path.join(fixture, 'opencode.db'), db)
-    server = await startLoupeServer({ db, dir, token: 'prune-token' })
+    server = await startLoupeServer({ db, dir, token: 'prune-token-at-least-24-chars' })
   })
   test.afterAll(async () => {
     await server?.stop()

@@ -10,6 +10,7 @@ import { registerGalleryRoutes } from './features/gallery/gallery.routes.js'
 import { createThumbnailer } from './features/gallery/thumbnails.js'
 import { createOwnerAuth } from './http/auth.js'
 import { createHostGuard } from './http/host-guard.js'
+import { capConnectionsPerAddress, fastifyServerOptions } from './http/server-limits.js'
 import { createSpa, unauthorizedPage } from './http/spa.js'
 import { shareRoutes } from './share/share.routes.js'
 import { appRouter } from './trpc/app-router.js'
@@ -48,9 +49,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     logger: options.logger ?? false,
     bodyLimit: LIMITS.requestBodyBytes,
     routerOptions: { maxParamLength: 5000 },
+    ...fastifyServerOptions(deps.config.serverLimits),
   })
+  capConnectionsPerAddress(app.server, deps.config.serverLimits.connectionsPerAddress)
   const guard = createHostGuard(deps.config.allowedHostNames, deps.config.port)
-  const auth = createOwnerAuth(deps.config.token)
+  const auth = createOwnerAuth(deps.config.token, deps.clock)
   const spa = createSpa(deps.config.webRoot)
   const thumbnails = createThumbnailer(path.join(deps.config.dataDir, 'thumbnails'))
   // A pruned image keeps no derived copy in Loupe's data dir either.
@@ -95,8 +98,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   await app.register(async (owner) => {
     owner.addHook('onRequest', async (request, reply) => {
-      if (auth.isOwner(request)) return
-      return reply.code(401).send({ error: 'unauthorized', message: 'Missing or wrong Loupe token.' })
+      if (!auth.isOwner(request)) return auth.refuse(request, reply)
     })
     // In a scope of its own, as tRPC's plugin was: its body parsers are for its route alone.
     await owner.register(async (scope) => registerTrpcRoute(scope, {
@@ -117,7 +119,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     if (!wantsHtml(request)) return reply.code(404).send({ error: 'not_found', message: 'No such route.' })
     if (request.url.startsWith('/s/')) return spa.sendIndex(reply)
     if (auth.acceptHandoff(request, reply)) return reply
-    if (!auth.isOwner(request)) return reply.code(401).type('text/html; charset=utf-8').send(unauthorizedPage)
+    if (!auth.isOwner(request)) return auth.refuse(request, reply, unauthorizedPage)
     return spa.sendIndex(reply)
   })
 

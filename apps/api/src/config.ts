@@ -32,6 +32,8 @@ export interface Config {
 }
 
 export const DEFAULT_PORT = 4455
+/** A LOUPE_TOKEN guards the whole history on the LAN; the random default is 32 characters. */
+export const MIN_TOKEN_CHARS = 24
 
 const schema = z.strictObject({
   db: z.string().min(1).nullable(),
@@ -73,6 +75,10 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     const issue = parsed.error.issues[0]
     throw new ConfigError(`Invalid ${String(issue?.path[0])}: ${issue?.message}.\n\n${USAGE}`)
   }
+  const token = env.LOUPE_TOKEN || null
+  if (token !== null && token.length < MIN_TOKEN_CHARS) {
+    throw new ConfigError(`LOUPE_TOKEN must be at least ${MIN_TOKEN_CHARS} characters long (it has ${token.length}): it opens your whole history to anyone who can reach Loupe. Unset it for a random one, or use e.g. \`openssl rand -base64 24\`.`)
+  }
   const resolve = (p: string) => path.resolve(p.startsWith('~/') ? path.join(home, p.slice(2)) : p)
   return {
     ...parsed.data,
@@ -82,7 +88,7 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     opencodePassword: env.OPENCODE_SERVER_PASSWORD || null,
     opencodeUsername: env.OPENCODE_SERVER_USERNAME || null,
     gitEnv: Object.fromEntries(['PATH', 'HOME', 'XDG_CONFIG_HOME'].flatMap((k) => (env[k] ? [[k, env[k]]] : []))),
-    token: env.LOUPE_TOKEN || null,
+    token,
     locateEnv: {
       ...(env.OPENCODE_DB ? { OPENCODE_DB: env.OPENCODE_DB } : {}),
       ...(env.OPENCODE_DISABLE_CHANNEL_DB ? { OPENCODE_DISABLE_CHANNEL_DB: env.OPENCODE_DISABLE_CHANNEL_DB } : {}),

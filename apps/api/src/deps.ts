@@ -5,6 +5,7 @@ import type { SqliteDb } from './lib/sqlite.js'
 import type { SearchIndex } from './index/search-index.js'
 import type { ConversationDeps } from './features/conversation/conversation.deps.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
+import type { ServerLimits } from './http/server-limits.js'
 
 export interface AppConfig {
   /** The address the server listens on; `0.0.0.0` serves the LAN. */
@@ -24,6 +25,8 @@ export interface AppConfig {
   webRoot: string | null
   /** True when Loupe generated a demo database because no OpenCode database was found. */
   demo: boolean
+  /** Timeouts and the per-address socket cap of the HTTP server (SERVER_LIMITS outside tests). */
+  serverLimits: ServerLimits
 }
 
 /** Everything buildApp needs; main.ts alone creates these. */

@@ -12,6 +12,7 @@ import { generateDemoDb } from './demo/demo-db.js'
 import { isAppError } from './errors.js'
 import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
 import { hostNamesFor } from './http/host-guard.js'
+import { SERVER_LIMITS } from './http/server-limits.js'
 import { systemClock } from './lib/clock.js'
 import { createSearchIndex } from './index/search-index.js'
 import { createEventBus } from './lib/event-bus.js'
@@ -79,6 +80,7 @@ async function main() {
       lanAddresses: lan,
       webRoot: fileURLToPath(new URL('../../web/dist', import.meta.url)),
       demo,
+      serverLimits: SERVER_LIMITS,
     },
     opencode,
     loupeDb,

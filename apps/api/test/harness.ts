@@ -6,6 +6,7 @@ import { ensureRealFixture } from '../../../tools/fixtures.mjs'
 import type { AppDeps } from '../src/deps.js'
 import { createPruningRuntime } from '../src/features/pruning/pruning-runtime.js'
 import { createConversationDeps } from '../src/features/conversation/conversation.deps.js'
+import { SERVER_LIMITS } from '../src/http/server-limits.js'
 import { fixedClock } from '../src/lib/clock.js'
 import { createSearchIndex } from '../src/index/search-index.js'
 import { createEventBus } from '../src/lib/event-bus.js'
@@ -80,6 +81,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
       lanAddresses: [],
       webRoot: null,
       demo: false,
+      serverLimits: SERVER_LIMITS,
       ...overrides,
     },
     opencode,

@@ -18,7 +18,7 @@ export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-web-test-'))
   const db = path.join(dir, 'opencode.db')
   fs.copyFileSync(path.join(fixture, 'opencode.db'), db)
-  const server = await startLoupeServer({ db, dir, token: 'web-test-token' })
+  const server = await startLoupeServer({ db, dir, token: 'web-test-token-at-least-24-chars' })
   project.provide('apiUrl', server.baseURL)
   project.provide('apiToken', server.token)
   return async () => {

@@ -32,6 +32,9 @@ export function createSpa(webRoot: string | null) {
         .header('cache-control', 'no-store')
         .header('content-security-policy', "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'")
         .header('x-content-type-options', 'nosniff')
+        // A share page's URL is its credential, and the owner's URLs name sessions and searches:
+        // neither goes to another site in a Referer.
+        .header('referrer-policy', 'no-referrer')
         .send(fs.createReadStream(indexFile))
     },
   }

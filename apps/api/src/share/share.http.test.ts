@@ -82,6 +82,7 @@ describe('LAN share links', () => {
   it('serves the shell of /s/<token> and the gallery pages without the owner cookie', async () => {
     const shell = await shared(`/s/${token}`)
     expect(shell.status).toBe(200)
+    expect(shell.headers.get('referrer-policy')).toBe('no-referrer')
     expect(await shell.text()).toContain('<title>Loupe</title>')
     const first = await shared(`/api/shared/${token}/images`)
     expect(first.status).toBe(200)
@@ -183,12 +184,22 @@ describe('share links: guessing and LAN addresses', () => {
     expect(await raw(server.port, `/api/shared/${token}/images`, { host: `192.168.1.50:${server.port}` })).toBe(200)
   })
 
-  it('rate-limits guessing: unknown tokens get 404, then 429 for that address', async () => {
+  it('rate-limits guessing: unknown tokens get 404, then 429 for that address, whose valid link still opens', async () => {
+    const sessionID = (deps.opencode.db.raw.prepare(`SELECT id FROM session_v2 WHERE title = 'Landing page mockups'`).get() as { id: string }).id
+    const created = await trpc<{ url: string }>(server, 'shares.create', { sessionID, expiresIn: 600 }, true)
+    const valid = created.url.split('/s/')[1]!
     const guess = () => Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256))).toString('base64url')
     const statuses: number[] = []
-    for (let i = 0; i < 22; i++) statuses.push((await server.fetch(`/api/shared/${guess()}/images`, { auth: false })).status)
+    for (let i = 0; i < 22; i++) {
+      statuses.push((await server.fetch(`/api/shared/${guess()}/images`, { auth: false })).status)
+      // A valid link between the guesses counts for nothing.
+      if (i === 10) expect((await server.fetch(`/api/shared/${valid}/images`, { auth: false })).status).toBe(200)
+    }
     expect(statuses.slice(0, 20)).toEqual(Array(20).fill(404))
     expect(statuses.slice(20)).toEqual([429, 429])
+    const page = (await (await server.fetch(`/api/shared/${valid}/images`, { auth: false })).json()) as Page
+    expect(page.status).toBe('page')
+    expect((await server.fetch(`/api/shared/${valid}/images/${page.entries[0]!.target}`, { auth: false })).status).toBe(200)
   })
 
   it('refuses malformed share input from the owner', async () => {

@@ -3,13 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { AppDeps } from '../deps.js'
 import { AppError } from '../errors.js'
+import { createFailureLimiter } from '../http/failure-limiter.js'
 import { sharedEntry } from '../features/gallery/gallery-entries.js'
 import { locateImage } from '../features/gallery/gallery-read.service.js'
 import { targetSchema } from '../features/gallery/gallery.schema.js'
 import { listImages } from '../features/gallery/gallery.service.js'
 import { sendImage } from '../features/gallery/image-response.js'
 import type { Thumbnailer } from '../features/gallery/thumbnails.js'
-import { createFailureLimiter } from './failure-limiter.js'
 import { lookupShare, shareStatus } from './shares.service.js'
 import type { ShareRow } from './shares.store.js'
 
@@ -25,7 +25,8 @@ const GONE: Record<string, string> = {
 /**
  * The second door: `/api/shared/:token/…` answers one session's gallery pages, images and
  * thumbnails, read-only, to whoever holds the token, and nothing else. It has its own scope, no
- * owner auth and no tRPC; every request re-checks the token, and failed lookups are rate-limited.
+ * owner auth and no tRPC; every request re-checks the token, and unknown tokens are rate-limited
+ * per address (a valid link never is: a phone behind the same NAT as a guesser still opens it).
  */
 export async function shareRoutes(app: FastifyInstance, deps: AppDeps, thumbnails: Thumbnailer) {
   const limiter = createFailureLimiter({ max: 20, windowMs: 60_000, clock: deps.clock })
@@ -35,14 +36,16 @@ export async function shareRoutes(app: FastifyInstance, deps: AppDeps, thumbnail
   })
 
   const authorize = (request: FastifyRequest, reply: FastifyReply): ShareRow | undefined => {
-    if (limiter.blocked(request.ip)) {
-      void reply.code(429).header('retry-after', '60').send({ error: 'too_many_requests', message: 'Too many unknown links from this address; wait a minute.' })
-      return undefined
-    }
     const token = tokenParams.safeParse(request.params).data?.token ?? ''
     const found = lookupShare(deps, token)
     if (found.ok) return found.share
-    if (found.status === 404) limiter.fail(request.ip)
+    if (found.status === 404) {
+      if (limiter.blocked(request.ip)) {
+        void reply.code(429).header('retry-after', '60').send({ error: 'too_many_requests', message: 'Too many unknown links from this address; wait a minute.' })
+        return undefined
+      }
+      limiter.fail(request.ip)
+    }
     void reply
       .code(found.status)
       .header('cache-control', 'no-store')

@@ -19,11 +19,14 @@ function statusOf(error: unknown): number | undefined {
   return meta?.response?.status
 }
 
-/** Map a failed API call to a Problem: the 401 from a missing token link gets its own screen. */
+/**
+ * Map a failed API call to a Problem: the 401 from a missing token link gets its own screen, and so
+ * does the 429 after 20 such failures (the printed link still works at once).
+ */
 export function describeProblem(error: unknown): Problem {
   const status = statusOf(error)
   const message = error instanceof Error ? error.message : String(error)
-  if (status === 401) {
+  if (status === 401 || status === 429) {
     return {
       kind: 'unauthorized',
       title: 'Loupe needs its access link',

@@ -7,8 +7,9 @@ export interface FailureLimiter {
 }
 
 /**
- * Count failed token lookups per client address in a fixed window: after `max` failures the
- * address gets 429 until the window ends, so guessing tokens online is hopeless as well as futile.
+ * Failed credentials per client address in a fixed window: after `max` failures the caller answers
+ * 429 until the window ends. Callers check a credential before asking, so a valid one is never
+ * counted or refused (a guesser on the same address or NAT cannot lock its owner out).
  */
 export function createFailureLimiter(options: { max: number; windowMs: number; clock: Clock; maxKeys?: number }): FailureLimiter {
   const windows = new Map<string, { start: number; count: number }>()
