@@ -1,4 +1,4 @@
-import { hasPositiveTerm, parseQuery, searchHint } from '@loupe/domain'
+import { hasPositiveTerm, parseQuery, QUERY_LIMITS, searchHint } from '@loupe/domain'
 import { useNavigate } from '@solidjs/router'
 import { createEffect, createSignal, on, onCleanup, onMount, Show } from 'solid-js'
 import { createCleanup } from '../features/search/cleanup.data'
@@ -7,7 +7,7 @@ import { createHitCursor } from '../features/search/hit-cursor'
 import { hitHref } from '../features/search/hit-model'
 import { IndexStatusBar } from '../features/search/index-status'
 import { SearchFilters, isPeriod } from '../features/search/search-filters'
-import { createSearchQuery, SENT_QUERY_CHARS, type SearchParams } from '../features/search/search-params'
+import { createSearchQuery, type SearchParams } from '../features/search/search-params'
 import { SearchField } from '../components/search-field'
 import { SearchResults } from '../features/search/search-results'
 import { SearchSummary } from '../features/search/search-summary'
@@ -147,7 +147,7 @@ export function SearchRoute() {
           answer={search.answer()}
           count={search.hits().length}
           loading={search.loading()}
-          shortened={query().length > SENT_QUERY_CHARS || !!search.answer()?.queryTruncated}
+          shortened={query().length > QUERY_LIMITS.sentChars || !!search.answer()?.queryTruncated}
           stale={search.stale()}
         />
         <Show when={canClean()}>
