@@ -2,11 +2,10 @@
 //   node bench/http-timer.mjs BASE_URL TOKEN
 // Reads lines `N PATH` on stdin. For each it GETs PATH 1 + N times back to back and prints the
 // last N requests on one line, each as `client,server` milliseconds (the server's own time from
-// its Server-Timing header). The first request after an idle wait is slower on the 2-core VM
-// (healthz 0.74 ms back to back, 1.29 ms after 5 ms idle): the host wakes the server's vCPU. The
-// CLI's (a) timer starts once its statement has arrived and never sees that wait, so (b) is timed
-// warm too. One kept-alive node:http connection (fetch/undici adds ~0.5 ms of its own per request
-// here). A failed request prints to stderr and ends the process.
+// its Server-Timing header). The first request after an idle wait is slower (the host wakes the
+// server's vCPU). The CLI's (a) timer starts once its statement has arrived and never sees that
+// wait, so (b) is timed warm too. One kept-alive node:http connection, because fetch (undici) adds
+// time of its own to every request. A failed request prints to stderr and ends the process.
 import http from 'node:http'
 import readline from 'node:readline'
 

@@ -1,7 +1,7 @@
 // Timers for the search bench's (a) and (b), kept open side by side so that both are sampled in
-// the same stretches of time: on this 2-core VM one path timed a minute after another could land
-// in a slow phase of the host alone (identical loops gave a phrase p50 of 6.6, 3.9 and 5.8 ms in a
-// row). Each turn is a short warm burst, its first execution discarded (see http-timer.mjs).
+// the same stretches of time: on a shared VM one path timed a minute after another can land in a
+// slow phase of the host alone. Each turn is a short warm burst, its first execution discarded
+// (see http-timer.mjs).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import path from 'node:path'
 import readline from 'node:readline'

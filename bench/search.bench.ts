@@ -59,8 +59,8 @@ async function main() {
   const db = await prepareDb(work)
   const dbBytes = fs.statSync(db).size
   console.log(`database ${db} (${mb(dbBytes)} MB)`)
-  // A build right after CI or another big job read the file from disk at half the rate (6.7 against
-  // 12.8 MB/s in two runs an hour apart): time it on the OS's page cache, as after OpenCode's own use.
+  // A build that reads the file from disk times the disk, not Loupe: time it on the OS's page
+  // cache, as after OpenCode's own use.
   const readS = readThrough(db)
   console.log(`  read it once first (${readS.toFixed(1)} s, ${(dbBytes / 1e6 / readS).toFixed(0)} MB/s), so the build below is timed on a warm page cache`)
 
@@ -172,7 +172,7 @@ function pickQueries(index: Database.Database, docs: number) {
   const rare = words.find((t) => t.doc >= 2 && t.doc <= 20) ?? words.at(-1) ?? terms.at(-1)!
   const mid = near(docs * 0.01)
   const common = terms[0]!
-  // The oldest such document (ids run newest first), as every run before ids were mirrored picked.
+  // The oldest such document (ids run newest first): the phrase the figures in bench/README.md use.
   const body = (index.prepare(`SELECT body FROM fts WHERE fts MATCH ? AND length(body) > 200 ORDER BY rowid DESC LIMIT 1`).get(`{body}: "${mid.term}"`) as { body: string } | undefined)?.body ?? ''
   // Three consecutive tokens of a real document: a phrase that exists.
   const tokens = tokenize(body)

@@ -122,6 +122,3 @@ export const encodeGalleryCursor = (binding: string, position: GalleryPosition):
 /** `conflict` when the cursor belongs to another session or boundary; `invalid_cursor` when malformed. */
 export const decodeGalleryCursor = (cursor: string, binding: string): Result<GalleryPosition, CursorError> =>
   decodeCursor(cursor, CURSOR_KIND, binding, isPosition)
-
-/** Compare row keys in transcript order. */
-export const compareKeys = (a: RowKey, b: RowKey): number => (a.t !== b.t ? a.t - b.t : a.id < b.id ? -1 : a.id > b.id ? 1 : 0)

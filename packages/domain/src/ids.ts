@@ -16,5 +16,3 @@ export const ID_PATTERN = /^[A-Za-z0-9_-]{1,256}$/
 /** Lowercase SHA-256 hex: revisions, image digests, thumbnail keys. */
 export const SHA256_HEX_PATTERN = /^[a-f0-9]{64}$/
 export const REVISION_PATTERN = SHA256_HEX_PATTERN
-
-export const isRevision = (value: string): value is Revision => REVISION_PATTERN.test(value)

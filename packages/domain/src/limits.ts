@@ -7,7 +7,6 @@ export const LIMITS = {
   pruneIndexMax: 100_000,
   pruneBatchMax: 16,
   idLength: 256,
-  searchQueryChars: 10_000,
   cursorChars: 4096,
   titleChars: 512,
   pageSizeMax: 200,

@@ -1,4 +1,4 @@
-import type { MessageID, StorageGeneration } from './ids.js'
+import type { MessageID } from './ids.js'
 import type { CanonicalPieces } from './revision.js'
 
 export type JsonObject = Record<string, unknown>
@@ -57,5 +57,3 @@ export function messageCompletedAt(message: NativeMessage): number | undefined {
   const completed = (time as JsonObject).completed
   return typeof completed === 'number' && Number.isFinite(completed) && completed > 0 ? completed : undefined
 }
-
-export const storageOf = (message: NativeMessage): StorageGeneration => message.storage

@@ -13,8 +13,13 @@ export interface ParsedQuery {
   truncated: boolean
 }
 
-/** Bounds that keep any query cheap to parse and run. */
-export const QUERY_LIMITS = { terms: 16, termChars: 200, inputChars: 32 * 1024 } as const
+/**
+ * Every bound on a query, in one place. `terms`, `termChars` and `inputChars` keep any query cheap
+ * to parse and run; the api accepts `inputChars`. `sentChars` is what the web sends: its queries
+ * travel in the URL of a GET, and beyond this the server's header limit would refuse them (only
+ * `terms` terms are searched anyway).
+ */
+export const QUERY_LIMITS = { terms: 16, termChars: 200, inputChars: 32 * 1024, sentChars: 2000 } as const
 
 // Unicode 'Cc' and 'Cf' (controls, bidi overrides, zero-width) and our own snippet markers.
 const UNSAFE = /[\p{Cc}\p{Cf}\uE000\uE001]/gu

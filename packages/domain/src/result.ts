@@ -4,11 +4,6 @@ export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E }
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value })
 export const err = <E>(error: E): Result<never, E> => ({ ok: false, error })
 
-/** For exhaustive switches: reaching this is a bug. */
-export function assertNever(value: never, what = 'value'): never {
-  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`)
-}
-
 export function assert(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`assertion failed: ${message}`)
 }

@@ -1,9 +1,11 @@
 import {
+  COMPANION_METADATA_KEY,
   decodeGalleryCursor,
   encodeGalleryCursor,
   fitEntries,
   galleryBinding,
   ID_PATTERN,
+  IMAGES_COMPANION,
   utf8Length,
   type GalleryPosition,
   type StorageGeneration,
@@ -27,7 +29,7 @@ export function revertBoundary(session: SessionRecord): string | null {
 
 /** Images in a root session marked `codenomad.companion: images` may carry prompt and model. */
 export const promptsAllowed = (session: SessionRecord): boolean =>
-  session.parentID === null && session.metadata?.['codenomad.companion'] === 'images'
+  session.parentID === null && session.metadata?.[COMPANION_METADATA_KEY] === IMAGES_COMPANION
 
 export interface GalleryScope extends ResolvedSession {
   gallery: GalleryStore

@@ -11,8 +11,8 @@ import {
 } from '@loupe/domain'
 import Database from 'better-sqlite3'
 import type { AppDeps } from '../../deps.js'
+import { nodeDigest, sha256Bytes } from '../../lib/hash.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
-import { nodeDigest, nodeSha256 } from './hash.js'
 import type { PruneContext } from './prune-context.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects } from './prune-store.js'
 import { deferCheckpoints } from './pruning-runtime.js'
@@ -45,7 +45,7 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
     request.selection.kind === 'allTechnical'
       ? { storage: session.storage, sessionID: session.id, messageID: request.messageID, revision: request.revision, allTechnical: true }
       : { storage: session.storage, sessionID: session.id, messageID: request.messageID, revision: request.revision, indexes: request.selection.indexes }
-  const key = pruneReceiptKey(keyRequest, nodeSha256)
+  const key = pruneReceiptKey(keyRequest, sha256Bytes)
   deferCheckpoints(deps)
   try {
     const outcome = db.write((): TransactionOutcome => {

@@ -1,3 +1,4 @@
+import { LIMITS } from '@loupe/domain'
 import { A } from '@solidjs/router'
 import { For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
@@ -95,7 +96,7 @@ function MessageRows(props: { messages: ReviewMessage[] }) {
           </For>
         </tbody>
       </table>
-      <Show when={rows().length > 12}><p class="muted small">…and {plural(rows().length - 12, 'smaller message')}, in batches of 16.</p></Show>
+      <Show when={rows().length > 12}><p class="muted small">…and {plural(rows().length - 12, 'smaller message')}, in batches of {LIMITS.pruneBatchMax}.</p></Show>
     </Show>
   )
 }

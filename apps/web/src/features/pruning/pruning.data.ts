@@ -1,4 +1,4 @@
-import { computeRevision, messageContent, resolveSelectors, type PartSelector, type StorageGeneration } from '@loupe/domain'
+import { computeRevision, LIMITS, messageContent, resolveSelectors, type PartSelector, type StorageGeneration } from '@loupe/domain'
 import type { Api, RouterOutputs } from '../../lib/trpc'
 
 export interface PruneTarget {
@@ -150,11 +150,9 @@ export interface RunProgress {
   committed: string[]
 }
 
-const BATCH = 16
-
 /**
  * Carry out a review: messages with chosen parts one per request (`prune`, by indexes: a
- * selection, a search's matches), whole messages 16 per `pruneBatch`. Cancel stops between
+ * selection, a search's matches), whole messages `LIMITS.pruneBatchMax` per `pruneBatch`. Cancel stops between
  * requests; every request is its own set of transactions, so what ran stays done and nothing is
  * half-done.
  */
@@ -175,8 +173,8 @@ export async function runReview(api: Api, target: PruneTarget, review: Review, o
     settle(m.messageID, await api.pruning.prune.mutate({ ...target, messageID: m.messageID, revision: m.revision, indexes: m.indexes as number[] }))
     onProgress({ ...progress })
   }
-  for (let i = 0; i < whole.length && !signal.aborted; i += BATCH) {
-    const candidates = whole.slice(i, i + BATCH).map((m) => ({ messageID: m.messageID, revision: m.revision }))
+  for (let i = 0; i < whole.length && !signal.aborted; i += LIMITS.pruneBatchMax) {
+    const candidates = whole.slice(i, i + LIMITS.pruneBatchMax).map((m) => ({ messageID: m.messageID, revision: m.revision }))
     const { results } = await api.pruning.pruneBatch.mutate({ ...target, candidates })
     for (const r of results) settle(r.messageID, r.result)
     onProgress({ ...progress })

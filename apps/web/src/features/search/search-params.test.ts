@@ -1,7 +1,8 @@
+import { QUERY_LIMITS } from '@loupe/domain'
 import { createRoot } from 'solid-js'
 import { createStore } from 'solid-js/store'
 import { describe, expect, it } from 'vitest'
-import { createSearchQuery, SENT_QUERY_CHARS, type SearchParams } from './search-params'
+import { createSearchQuery, type SearchParams } from './search-params'
 
 const SESSION = 'ses_3a1f0c2b4ffeZk8Q2m9xWc1vTt'
 const PROJECT = '4b0ea68d7af9a6031a7ffda7ad66e0cb83315750'
@@ -32,8 +33,8 @@ describe('createSearchQuery', () => {
     expect(q.parsed().terms).toHaveLength(1)
     setParams({ q: '"" ***' })
     expect(q.input()).toBeNull()
-    setParams({ q: 'a'.repeat(SENT_QUERY_CHARS + 10), storage: 'v2', view: 'flat' })
-    expect(q.input()).toEqual({ query: 'a'.repeat(SENT_QUERY_CHARS) })
+    setParams({ q: 'a'.repeat(QUERY_LIMITS.sentChars + 10), storage: 'v2', view: 'flat' })
+    expect(q.input()).toEqual({ query: 'a'.repeat(QUERY_LIMITS.sentChars) })
     expect(q.sessionScope()).toBeNull()
     expect(q.view()).toBe('flat')
     setParams({ session: SESSION })

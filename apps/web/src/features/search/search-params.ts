@@ -1,11 +1,8 @@
-import { hasPositiveTerm, parseQuery } from '@loupe/domain'
+import { hasPositiveTerm, parseQuery, QUERY_LIMITS } from '@loupe/domain'
 import { createMemo } from 'solid-js'
 import { isStorage, isValidId } from '../../lib/links'
 import { KINDS, PERIODS, isPeriod } from './search-filters'
 import type { SearchInput, SearchKind } from './search.data'
-
-/** Queries travel in the URL of a GET: beyond this the server's header limit would refuse them (it searches 16 terms anyway). */
-export const SENT_QUERY_CHARS = 2000
 
 export type SearchParams = { q?: string; kinds?: string; tool?: string; project?: string; session?: string; storage?: string; when?: string; view?: string }
 
@@ -36,7 +33,7 @@ export function createSearchQuery(params: SearchParams, now: () => number = Date
     if (!q || !hasPositiveTerm(parsed()) || malformedScope()) return null
     const period = isPeriod(params.when) ? params.when : undefined
     return {
-      query: q.slice(0, SENT_QUERY_CHARS),
+      query: q.slice(0, QUERY_LIMITS.sentChars),
       ...(kinds().length ? { kinds: kinds() } : {}),
       ...(params.tool ? { tool: params.tool } : {}),
       ...(isValidId(params.project) ? { projectID: params.project } : {}),
