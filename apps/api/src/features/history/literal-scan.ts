@@ -51,7 +51,7 @@ export function scanProgress(sources: IndexSources, p: ScanPosition): number {
   return Math.min(1, read / total)
 }
 
-/** A scan hit; its session's title and directory are filled in per page by the answer (`sessionHeads`). */
+/** A scan hit; its session's title and directory are filled in per page by the answer (`IndexSources.heads`). */
 function toHit(sources: IndexSources, doc: DocInput, matcher: LiteralMatcher): SearchHit {
   // The field with a match; else (the match is in the tool's name, or a phrase spans two fields)
   // the first field with any text, so the snippet is never empty.
