@@ -1,10 +1,9 @@
 import { hasPositiveTerm, parseQuery, type StorageGeneration } from '@loupe/domain'
-import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { docMeta, matchingIds, newestDocId } from '../../index/search-index.store.js'
 import { planMessages, type MessagePlan } from '../pruning/plan.service.js'
 import type { IndexSources } from '../../store/index-sources.js'
-import { resolveScope } from './history-scope.js'
+import { resolveScope, type HistoryDeps } from './history-scope.js'
 import type { CandidatesInput } from './history.schema.js'
 import { idRange, searchMatch } from './index-search.js'
 
@@ -44,7 +43,7 @@ const NOTHING_LEFT = /^No tool calls or reasoning/
  * `pruning.prune` needs, grouped by session. Only those parts are planned: the rest of a message
  * stays. The pruning service decides what is prunable, as for any prune.
  */
-export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAnswer {
+export function candidates(deps: HistoryDeps & Parameters<typeof planMessages>[0], input: CandidatesInput): CandidatesAnswer {
   const query = parseQuery(input.query)
   const scope = resolveScope(deps, input, query)
   const empty: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated: false }
@@ -89,7 +88,7 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
   return planAll(deps, bySession, truncated, scope.sources)
 }
 
-function planAll(deps: AppDeps, bySession: Map<string, Map<string, Set<string>>>, truncated: boolean, sources: IndexSources): CandidatesAnswer {
+function planAll(deps: HistoryDeps & Parameters<typeof planMessages>[0], bySession: Map<string, Map<string, Set<string>>>, truncated: boolean, sources: IndexSources): CandidatesAnswer {
   const answer: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated }
   const skipped = new Map<string, { reason: string; detail: string; count: number }>()
   for (const [key, parts] of bySession) {

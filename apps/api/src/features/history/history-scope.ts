@@ -26,6 +26,9 @@ export interface SearchHit {
   time: number
 }
 
+/** What the history services read: OpenCode's file and the search index. */
+export type HistoryDeps = Pick<AppDeps, 'opencode' | 'searchIndex'>
+
 export interface ResolvedScope {
   match: MatchScope
   since: number | null
@@ -42,7 +45,7 @@ export interface ResolvedScope {
  * the same answer as an unknown id), a project or directory must be one some session has.
  * The binding ties cursors to the exact query and scope.
  */
-export function resolveScope(deps: AppDeps, input: Omit<SearchInput, 'query' | 'cursor' | 'limit'>, query: ParsedQuery): ResolvedScope {
+export function resolveScope(deps: Pick<AppDeps, 'opencode'>, input: Omit<SearchInput, 'query' | 'cursor' | 'limit'>, query: ParsedQuery): ResolvedScope {
   const { opencode } = deps
   if (!opencode.layout.readable) {
     throw new AppError('unsupported_storage', `Loupe does not recognize this database's schema: ${opencode.layout.problems.join('; ')}`)

@@ -5,7 +5,7 @@ import { INDEX_SCHEMA_VERSION } from '../../index/index-db.js'
 import type { IndexState } from '../../index/indexer.js'
 import { indexedTools, newestDocId } from '../../index/search-index.store.js'
 import { pageFromSnapshot, rankSnapshot, searchMatch } from './index-search.js'
-import { resolveScope, type ResolvedScope, type SearchHit } from './history-scope.js'
+import { resolveScope, type HistoryDeps, type ResolvedScope, type SearchHit } from './history-scope.js'
 import { SCAN_LIMITS, scanPage, scanProgress, startScan, type ScanPosition } from './literal-scan.js'
 import type { SearchInput } from './history.schema.js'
 import { storageSchema } from '../sessions/sessions.schema.js'
@@ -50,7 +50,7 @@ export interface SearchAnswer {
  * `history.search`: ranked full-text search over all history through the sidecar index, or the
  * bounded literal scan while the index is being built. Cursors are bound to query and scope.
  */
-export function search(deps: AppDeps, input: SearchInput): SearchAnswer {
+export function search(deps: HistoryDeps, input: SearchInput): SearchAnswer {
   const query = parseQuery(input.query)
   const status = deps.searchIndex.status()
   const base: SearchAnswer = {
@@ -83,7 +83,7 @@ export function search(deps: AppDeps, input: SearchInput): SearchAnswer {
   return indexAnswer(deps, query, scope, base, cursor as IndexCursor | undefined, limit)
 }
 
-function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, cursor: IndexCursor | undefined, limit: number): SearchAnswer {
+function indexAnswer(deps: HistoryDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, cursor: IndexCursor | undefined, limit: number): SearchAnswer {
   const db = deps.searchIndex.db!
   let snapshot = cursor ? deps.searchIndex.snapshots.get(cursor.s) : undefined
   let snapshotId = cursor?.s
@@ -117,13 +117,13 @@ function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, ba
  * `history.tools`: the tools history holds calls of, most used first, for the tool filter; null
  * while the index is not ready (the filter offers OpenCode's own tools meanwhile).
  */
-export function indexedToolList(deps: AppDeps): { tools: Array<{ name: string; docs: number }> | null } {
+export function indexedToolList(deps: Pick<AppDeps, 'searchIndex'>): { tools: Array<{ name: string; docs: number }> | null } {
   const db = deps.searchIndex.db
   if (!db || deps.searchIndex.status().state !== 'ready') return { tools: null }
   return { tools: indexedTools(db).sort((a, b) => b.docs - a.docs || (a.name < b.name ? -1 : 1)) }
 }
 
-function scanAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, from: ScanPosition | undefined, limit: number): SearchAnswer {
+function scanAnswer(deps: HistoryDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, from: ScanPosition | undefined, limit: number): SearchAnswer {
   const start = from ?? deps.opencode.db.read(() => startScan(deps.opencode.db, scope))
   const page = scanPage(deps, query, scope, start, Math.min(limit, SCAN_LIMITS.hits))
   // The hits' sessions only, as the index's pages read them (a page never reads every session).

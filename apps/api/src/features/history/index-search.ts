@@ -90,7 +90,7 @@ export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope
  * behind a staged revert, session still present), so concurrent indexing or a prune can only
  * remove hits from later pages, never duplicate or reorder them.
  */
-export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSnapshot, scope: ResolvedScope, offset: number, limit: number) {
+export function pageFromSnapshot(deps: Pick<AppDeps, 'opencode'>, db: SqliteDb, snapshot: SearchSnapshot, scope: ResolvedScope, offset: number, limit: number) {
   const hits: SearchHit[] = []
   let at = offset
   while (hits.length < limit && at < snapshot.ids.length) {

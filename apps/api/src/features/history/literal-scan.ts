@@ -1,10 +1,9 @@
 import { compileLiteralMatcher, excerptSegments, foldText, type LiteralMatcher, type ParsedQuery, type SearchFields, type StorageGeneration } from '@loupe/domain'
-import type { AppDeps } from '../../deps.js'
 import { titleDoc } from '../../index/index-docs.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { NO_SCOPE, type DocInput, type SourceSession } from '../../store/index-source.js'
 import type { IndexSources } from '../../store/index-sources.js'
-import type { ResolvedScope, SearchHit } from './history-scope.js'
+import type { HistoryDeps, ResolvedScope, SearchHit } from './history-scope.js'
 
 /** The design's bounds for a page of the literal scan. */
 export const SCAN_LIMITS = { hits: 32, ms: 40, rows: 32 } as const
@@ -86,7 +85,7 @@ function scanTitles(sessions: SourceSession[], position: ScanPosition, consider:
  * order (titles, then each source's rows: 1.x parts, then 2.x messages), a case- and accent-insensitive match, no
  * ranking. It stops at 32 hits or after about 40 ms, reading 32 rows at a time.
  */
-export function scanPage(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, from: ScanPosition, maxHits: number, budgetMs: number = SCAN_LIMITS.ms): ScanPage {
+export function scanPage(deps: HistoryDeps, query: ParsedQuery, scope: ResolvedScope, from: ScanPosition, maxHits: number, budgetMs: number = SCAN_LIMITS.ms): ScanPage {
   const matcher = compileLiteralMatcher(query)
   const { sources } = scope
   const db = deps.opencode.db
