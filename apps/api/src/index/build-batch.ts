@@ -1,8 +1,8 @@
 import { documentCodeTokens, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
-import type { DocInput, IndexSourceStore, RowStamp, SessionScope, SourceRow } from '../store/index-source.js'
+import { NO_SCOPE, type DocInput, type IndexSourceStore, type RowStamp, type SessionScope, type SourceRow } from '../store/index-source.js'
 import type { IndexSources } from '../store/index-sources.js'
-import { NO_SCOPE, sessionKey } from './index-docs.js'
+import { sessionKey } from './index-docs.js'
 import { createMetaText } from './index-writer.js'
 
 /**

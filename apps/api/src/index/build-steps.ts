@@ -4,7 +4,7 @@ import { firstPhase, readBatch, stampsKey, type BatchLimits, type BuildBatch, ty
 import { setBuildMerging, writeMeta } from './index-db.js'
 import { titleDoc } from './index-docs.js'
 import type { IndexWriter } from './index-writer.js'
-import { optimizeFts } from './upkeep.store.js'
+import { optimizeFts, SYNC_SLACK_MS } from './upkeep.store.js'
 
 /** The resumable build's position, stored in the sidecar after every batch. */
 export interface BuildMeta extends BuildCursor {
@@ -12,9 +12,6 @@ export interface BuildMeta extends BuildCursor {
   total: number
   startedAt: number
 }
-
-/** Rows updated this long before a sync are read again at the next one (commit vs. Date.now() skew). */
-export const SYNC_SLACK_MS = 5000
 
 export const cursorOf = (m: BuildCursor): BuildCursor => ({ phase: m.phase, v1After: m.v1After, v2After: m.v2After })
 export const sameCursor = (a: BuildCursor, b: BuildCursor) => a.phase === b.phase && a.v1After === b.v1After && a.v2After === b.v2After

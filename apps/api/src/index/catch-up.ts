@@ -5,9 +5,8 @@ import type { BuildCursor } from './build-batch.js'
 import { sessionKey, titleDoc } from './index-docs.js'
 import type { RowIndexer } from './index-rows.js'
 import type { IndexWriter } from './index-writer.js'
-import { docsAfter, knownSessions, newestSourceUpdate, type SessRow, type SweepDoc } from './upkeep.store.js'
+import { docsAfter, knownSessions, newestSourceUpdate, SYNC_SLACK_MS, type SessRow, type SweepDoc } from './upkeep.store.js'
 
-const SLACK_MS = 5000
 /** When the newest rows were deleted, the tail re-reads this many rowids before the last row. */
 const REREAD_ROWS = 1024
 
@@ -41,8 +40,8 @@ export function createCatchUp(d: CatchUpDeps) {
     // Re-read rows updated since the last sync by the wall clock, or since the newest row indexed,
     // whichever is earlier: a writer whose timestamps lag the clock is still caught.
     const newest = newestSourceUpdate(d.index, s.gen, s.id)
-    const since = known && !moved ? Math.min(known.synced, (newest ?? 0) - SLACK_MS) : 0
-    d.recordSession(s, seq, started - SLACK_MS)
+    const since = known && !moved ? Math.min(known.synced, (newest ?? 0) - SYNC_SLACK_MS) : 0
+    d.recordSession(s, seq, started - SYNC_SLACK_MS)
     const source = d.sources.of(s.gen)
     if (source) {
       d.rows.indexRows(source, source.sessionRows(d.sourceDb, s.id, since), moved)

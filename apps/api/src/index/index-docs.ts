@@ -1,8 +1,6 @@
 import { isDefaultTitle, type StorageGeneration } from '@loupe/domain'
 import { TITLE_KEY, type DocInput, type SourceSession } from '../store/index-source.js'
 
-export { NO_SCOPE, type SessionScope } from '../store/index-source.js'
-
 /** A session's title as its own document (placeholder titles are not indexed). */
 export function titleDoc(session: SourceSession): DocInput | null {
   const title = session.title.trim()

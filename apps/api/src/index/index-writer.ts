@@ -5,8 +5,6 @@ import { createSlotAllocator } from './doc-slots.js'
 import { createFtsBuffer, createVocabulary } from './fts-buffer.js'
 import { metaText, metaToken } from './fts-query.js'
 
-export { TITLE_KEY, type DocInput, type DocKey } from '../store/index-source.js'
-
 /**
  * A document's scope tokens. A session's part (two hex ids and a sha256) is computed once per
  * session, not per document.

@@ -8,10 +8,8 @@ import { createCatchUp } from './catch-up.js'
 import { sessionKey } from './index-docs.js'
 import { readMeta, truncateLog, writeMeta } from './index-db.js'
 import { createRowIndexer } from './index-rows.js'
-import { createIndexWriter, TITLE_KEY } from './index-writer.js'
+import { createIndexWriter } from './index-writer.js'
 import { knownSessions, recordSessionRow } from './upkeep.store.js'
-
-export { SYNC_SLACK_MS } from './build-steps.js'
 
 export type IndexState = 'building' | 'ready' | 'unavailable' | 'error'
 
@@ -177,4 +175,3 @@ export function createIndexer({ sourceDb, sources, index, now }: IndexerOptions)
 }
 
 export type Indexer = ReturnType<typeof createIndexer>
-export { TITLE_KEY }

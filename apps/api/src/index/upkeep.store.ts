@@ -23,6 +23,9 @@ export interface SweepDoc {
   src_updated: number
 }
 
+/** Rows updated this long before a sync are read again at the next one (commit vs. Date.now() skew). */
+export const SYNC_SLACK_MS = 5000
+
 /** Every session the sidecar knows. */
 export const knownSessions = (index: SqliteDb): SessRow[] =>
   index.allSql<SessRow>(`SELECT gen, id, seq, synced, title, project_id, directory FROM sess`)
