@@ -3,6 +3,9 @@ import type { SqliteDb } from '../lib/sqlite.js'
 import { chunk } from './session-row.js'
 import { placeholders, revertMessage, type IndexSourceStore, type SessionHead, type SourceSession } from './index-source.js'
 
+// The index source roles are SQL text rather than Kysely: the indexing threads build them, and
+// start without loading Kysely (lib/query-builder.ts). Table names here are constants, never input.
+
 const SESSION_COLUMNS = `id, coalesce(title, '') AS title, project_id, directory, time_created, time_updated, revert`
 
 type SessionReads = Pick<IndexSourceStore, 'sessions' | 'session' | 'heads' | 'hasSession' | 'revertBoundaries'>
