@@ -1,7 +1,7 @@
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { SourceSession } from '../store/index-source.js'
 import { firstPhase, readBatch, stampsKey, type BatchLimits, type BuildBatch, type BuildCursor, type DocReader } from './build-batch.js'
-import { setBuildMerging, writeMeta } from './index-db.js'
+import { readMeta, setBuildMerging, writeMeta } from './index-db.js'
 import { titleDoc } from './index-docs.js'
 import type { IndexWriter } from './index-writer.js'
 import { optimizeFts, SYNC_SLACK_MS } from './upkeep.store.js'
@@ -13,10 +13,10 @@ export interface BuildMeta extends BuildCursor {
   startedAt: number
 }
 
-export const cursorOf = (m: BuildCursor): BuildCursor => ({ phase: m.phase, v1After: m.v1After, v2After: m.v2After })
-export const sameCursor = (a: BuildCursor, b: BuildCursor) => a.phase === b.phase && a.v1After === b.v1After && a.v2After === b.v2After
+const cursorOf = (m: BuildCursor): BuildCursor => ({ phase: m.phase, v1After: m.v1After, v2After: m.v2After })
+const sameCursor = (a: BuildCursor, b: BuildCursor) => a.phase === b.phase && a.v1After === b.v1After && a.v2After === b.v2After
 
-export interface BuildStepsDeps {
+interface BuildStepsDeps {
   reader: DocReader
   writer: IndexWriter
   index: SqliteDb
@@ -30,7 +30,7 @@ export interface BuildStepsDeps {
 }
 
 /** The initial build's steps, each inside the caller's write transaction of the sidecar. */
-export function createBuildSteps(d: BuildStepsDeps) {
+function createBuildSteps(d: BuildStepsDeps) {
   const { reader, writer, index } = d
   const db = reader.db
 
@@ -91,4 +91,59 @@ export function createBuildSteps(d: BuildStepsDeps) {
     writeBatch(meta, isCurrent(batch) ? batch : readBatch(reader, batch.from, d.limits, { upTo: batch.to }))
 
   return { startBuild, writeBatch, writeChecked, sourceVersion }
+}
+
+export interface BuildDeps extends BuildStepsDeps {
+  /** One write transaction of the sidecar around a read of OpenCode's; undefined when the sidecar stayed locked. */
+  inTransaction<T>(fn: () => T, bulk?: boolean): T | undefined
+}
+
+/** The resumable initial build, each call one or more sidecar transactions. */
+export function createBuild(d: BuildDeps) {
+  const steps = createBuildSteps(d)
+  const readBuild = () => readMeta<BuildMeta>(d.index, 'build')
+  return {
+    sourceVersion: steps.sourceVersion,
+    /** Where the build stands; undefined before it began. */
+    meta: readBuild,
+    /** Record the sessions and begin the build. */
+    begin: () => d.inTransaction(steps.startBuild),
+    /** Index the next rows for about `budgetMs`, reading them here. False when the build is complete. */
+    step(budgetMs: number): boolean {
+      const result = d.inTransaction(() => {
+        const meta = readBuild() ?? steps.startBuild()
+        const t0 = performance.now()
+        for (let first = true; meta.phase !== 'done' && (first || performance.now() - t0 < budgetMs); first = false) {
+          steps.writeBatch(meta, readBatch(d.reader, cursorOf(meta), d.limits))
+        }
+        return meta.phase !== 'done'
+      }, true)
+      return result ?? true
+    },
+    /** True until the initial build has completed (also before it began). */
+    pending: () => readBuild()?.phase !== 'done',
+    /** Where the build stands, or null once it is complete. */
+    cursor(): BuildCursor | null {
+      const meta = readBuild() ?? d.inTransaction(steps.startBuild)
+      return meta && meta.phase !== 'done' ? cursorOf(meta) : null
+    },
+    /**
+     * Write a batch read elsewhere (the build's reader thread). 'moved': the build is no longer
+     * where the batch starts (another writer moved it: the pipeline gives up and the build goes on
+     * with `step`); 'busy': the sidecar was locked, the same batch may be tried again.
+     */
+    apply(batch: BuildBatch): 'applied' | 'moved' | 'busy' {
+      const result = d.inTransaction(() => {
+        const meta = readBuild()
+        if (!meta || !sameCursor(meta, batch.from)) return 'moved' as const
+        // Read outside the lock, the batch may hold text a prune has removed since. A prune always
+        // changes the rows' stamps (1.x prunes delete parts, 2.x prunes rewrite rows with a new
+        // time and size), whether or not its re-index on the main thread got the lock, and so
+        // does any OpenCode edit: then the same rows are read again here, under the lock.
+        steps.writeChecked(meta, batch)
+        return 'applied' as const
+      }, true)
+      return result ?? 'busy'
+    },
+  }
 }

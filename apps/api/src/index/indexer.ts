@@ -2,11 +2,11 @@ import type { StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { SessionScope, SourceSession } from '../store/index-source.js'
 import type { IndexSources } from '../store/index-sources.js'
-import { createDocReader, readBatch, type BatchLimits, type BuildBatch, type BuildCursor } from './build-batch.js'
-import { createBuildSteps, cursorOf, sameCursor, type BuildMeta } from './build-steps.js'
+import { createDocReader, type BatchLimits } from './build-batch.js'
+import { createBuild, type BuildMeta } from './build-steps.js'
 import { createCatchUp } from './catch-up.js'
 import { sessionKey } from './index-docs.js'
-import { readMeta, truncateLog, writeMeta } from './index-db.js'
+import { truncateLog, writeMeta } from './index-db.js'
 import { createRowIndexer } from './index-rows.js'
 import { createIndexWriter } from './index-writer.js'
 import { knownSessions, recordSessionRow } from './upkeep.store.js'
@@ -83,9 +83,8 @@ export function createIndexer({ sourceDb, sources, index, now }: IndexerOptions)
     recordSessionRow(index, s, seq, synced)
   }
   const rows = createRowIndexer(reader, writer)
-  const build = createBuildSteps({ reader, writer, index, now, limits: BATCH_LIMITS, recordSession, run, onBuilt: tx.markBuilt })
+  const build = createBuild({ reader, writer, index, now, limits: BATCH_LIMITS, recordSession, run, onBuilt: tx.markBuilt, inTransaction })
   const catchUp = createCatchUp({ sourceDb, sources, writer, rows, index, now, recordSession, inTransaction })
-  const readBuild = () => readMeta<BuildMeta>(index, 'build')
 
   return {
     sources,
@@ -95,52 +94,19 @@ export function createIndexer({ sourceDb, sources, index, now }: IndexerOptions)
     /** Load what the sidecar already knows; begin a build if there is none. */
     start(): BuildMeta | undefined {
       for (const r of knownSessions(index)) scopes.set(sessionKey(r.gen, r.id), { projectID: r.project_id, directory: r.directory })
-      return readBuild() ?? inTransaction(build.startBuild)
+      return build.meta() ?? build.begin()
     },
-    /** Index the next rows for about `budgetMs`, reading them here. False when the build is complete. */
-    buildStep(budgetMs = 400): boolean {
-      const result = inTransaction(() => {
-        const meta = readBuild() ?? build.startBuild()
-        const t0 = performance.now()
-        for (let first = true; meta.phase !== 'done' && (first || performance.now() - t0 < budgetMs); first = false) {
-          build.writeBatch(meta, readBatch(reader, cursorOf(meta), BATCH_LIMITS))
-        }
-        return meta.phase !== 'done'
-      }, true)
-      return result ?? true
-    },
-    /** True until the initial build has completed (also before it began). */
-    buildPending: () => readBuild()?.phase !== 'done',
-    /** Where the build stands, or null once it is complete. */
-    buildCursor(): BuildCursor | null {
-      const meta = readBuild() ?? inTransaction(build.startBuild)
-      return meta && meta.phase !== 'done' ? cursorOf(meta) : null
-    },
-    /**
-     * Write a batch read elsewhere (the build's reader thread). 'moved': the build is no longer
-     * where the batch starts (another writer moved it: the pipeline gives up and the build goes on
-     * with `buildStep`); 'busy': the sidecar was locked, the same batch may be tried again.
-     */
-    applyBatch(batch: BuildBatch): 'applied' | 'moved' | 'busy' {
-      const result = inTransaction(() => {
-        const meta = readBuild()
-        if (!meta || !sameCursor(meta, batch.from)) return 'moved' as const
-        // Read outside the lock, the batch may hold text a prune has removed since. A prune always
-        // changes the rows' stamps (1.x prunes delete parts, 2.x prunes rewrite rows with a new
-        // time and size), whether or not its re-index on the main thread got the lock, and so
-        // does any OpenCode edit: then the same rows are read again here, under the lock.
-        build.writeChecked(meta, batch)
-        return 'applied' as const
-      }, true)
-      return result ?? 'busy'
-    },
+    buildStep: (budgetMs = 400) => build.step(budgetMs),
+    buildPending: build.pending,
+    buildCursor: build.cursor,
+    applyBatch: build.apply,
     /**
      * Bring the index up to date after the build: rows appended since (rowid past the build's
      * cursor), then sessions whose event sequence moved. False when nothing is left to do.
      */
     catchUp(budgetMs = 200): boolean {
       const moreRows = inTransaction(() => {
-        const meta = readBuild()
+        const meta = build.meta()
         if (meta?.phase !== 'done') return false
         const tail = catchUp.appended(meta)
         run.bytes += tail.bytes
@@ -160,7 +126,7 @@ export function createIndexer({ sourceDb, sources, index, now }: IndexerOptions)
       return inTransaction(() => rows.reindexMessage(sources.of(gen), gen, sessionID, messageID)) ?? null
     },
     status(): IndexStatus {
-      const meta = readBuild()
+      const meta = build.meta()
       const seconds = (performance.now() - run.startedAt) / 1000
       return {
         state: meta?.phase === 'done' ? 'ready' : 'building',
