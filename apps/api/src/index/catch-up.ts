@@ -71,54 +71,7 @@ export function createCatchUp(d: CatchUpDeps) {
     return { dirty, gone: [...known.values()] }
   }
 
-  /** Drop documents whose rows are gone; re-read the messages of rows edited since they were indexed. */
-  function reconcile(docs: readonly SweepDoc[]) {
-    const byGen = new Map<string, SweepDoc[]>()
-    for (const doc of docs) {
-      const list = byGen.get(doc.gen)
-      if (list) list.push(doc)
-      else byGen.set(doc.gen, [doc])
-    }
-    for (const [gen, mine] of byGen) {
-      // A generation this file no longer has: its sessions are gone, and `run` drops them.
-      const source = d.sources.of(gen)
-      if (!source) continue
-      const present = source.existing(d.sourceDb, mine.map((doc) => source.sourceKey(doc)))
-      const stale = new Set<string>()
-      for (const doc of mine) {
-        const t = present.get(source.sourceKey(doc))
-        if (t === undefined) d.writer.removeIds([doc.id])
-        else if (t !== doc.src_updated) stale.add(doc.message_id)
-      }
-      for (const messageID of stale) d.rows.indexRows(source, source.messageRows(d.sourceDb, messageID), true)
-    }
-  }
-
   return {
-    /**
-     * Rows appended since the build (rowid past its cursor), one read per source, inside the
-     * caller's transaction; moves `meta` past them. True when a source has more.
-     */
-    appended(meta: BuildCursor & { done: number; total: number }): { more: boolean; bytes: number } {
-      let more = false
-      let bytes = 0
-      for (const source of d.sources.all) {
-        const key = source.cursorKeys.watermark
-        // When the newest rows were deleted (a prune, a VACUUM), SQLite hands their rowids out
-        // again, below the watermark. Which rows past the shrink are new cannot be told, so the
-        // tail re-reads a window before the last row (unchanged rows cost a lookup); sessions that
-        // changed are found through the event sequence below in any case.
-        const last = source.lastRowid(d.sourceDb)
-        if (last < meta[key]) meta[key] = Math.max(0, last - REREAD_ROWS)
-        const rows = source.chunk(d.sourceDb, meta[key], source.rowsPerRead)
-        bytes += d.rows.indexRows(source, rows).bytes
-        meta[key] = rows.at(-1)?.rid ?? meta[key]
-        meta.done += rows.length
-        if (rows.length === source.rowsPerRead) more = true
-      }
-      meta.total = meta.done
-      return { more, bytes }
-    },
     /** Sync dirty sessions for about `budgetMs`; true when some are left for the next call. */
     run(budgetMs: number): boolean {
       const found = d.inTransaction(findDirty)
@@ -135,11 +88,59 @@ export function createCatchUp(d: CatchUpDeps) {
     sweep(limit: number): boolean {
       return d.inTransaction(() => {
         const docs = docsAfter(d.index, sweepAfter, limit)
-        reconcile(docs)
+        reconcile(d, docs)
         const complete = docs.length < limit
         sweepAfter = complete ? 0 : docs.at(-1)!.id
         return complete
       }) ?? false
     },
   }
+}
+
+/** Drop documents whose rows are gone; re-read the messages of rows edited since they were indexed. */
+function reconcile(d: CatchUpDeps, docs: readonly SweepDoc[]) {
+  const byGen = new Map<string, SweepDoc[]>()
+  for (const doc of docs) {
+    const list = byGen.get(doc.gen)
+    if (list) list.push(doc)
+    else byGen.set(doc.gen, [doc])
+  }
+  for (const [gen, mine] of byGen) {
+    // A generation this file no longer has: its sessions are gone, and `run` drops them.
+    const source = d.sources.of(gen)
+    if (!source) continue
+    const present = source.existing(d.sourceDb, mine.map((doc) => source.sourceKey(doc)))
+    const stale = new Set<string>()
+    for (const doc of mine) {
+      const t = present.get(source.sourceKey(doc))
+      if (t === undefined) d.writer.removeIds([doc.id])
+      else if (t !== doc.src_updated) stale.add(doc.message_id)
+    }
+    for (const messageID of stale) d.rows.indexRows(source, source.messageRows(d.sourceDb, messageID), true)
+  }
+}
+
+/**
+ * Rows appended since the build (rowid past its cursor), one read per source, inside the
+ * caller's transaction; moves `meta` past them. True when a source has more.
+ */
+export function readAppended(d: Pick<CatchUpDeps, 'sourceDb' | 'sources' | 'rows'>, meta: BuildCursor & { done: number; total: number }): { more: boolean; bytes: number } {
+  let more = false
+  let bytes = 0
+  for (const source of d.sources.all) {
+    const key = source.cursorKeys.watermark
+    // When the newest rows were deleted (a prune, a VACUUM), SQLite hands their rowids out
+    // again, below the watermark. Which rows past the shrink are new cannot be told, so the
+    // tail re-reads a window before the last row (unchanged rows cost a lookup); sessions that
+    // changed are found through the event sequence (`createCatchUp`) in any case.
+    const last = source.lastRowid(d.sourceDb)
+    if (last < meta[key]) meta[key] = Math.max(0, last - REREAD_ROWS)
+    const rows = source.chunk(d.sourceDb, meta[key], source.rowsPerRead)
+    bytes += d.rows.indexRows(source, rows).bytes
+    meta[key] = rows.at(-1)?.rid ?? meta[key]
+    meta.done += rows.length
+    if (rows.length === source.rowsPerRead) more = true
+  }
+  meta.total = meta.done
+  return { more, bytes }
 }

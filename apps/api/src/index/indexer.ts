@@ -4,7 +4,7 @@ import type { SessionScope, SourceSession } from '../store/index-source.js'
 import type { IndexSources } from '../store/index-sources.js'
 import { createDocReader, type BatchLimits } from './build-batch.js'
 import { createBuild, type BuildMeta } from './build-steps.js'
-import { createCatchUp } from './catch-up.js'
+import { createCatchUp, readAppended } from './catch-up.js'
 import { sessionKey } from './index-docs.js'
 import { truncateLog, writeMeta } from './index-db.js'
 import { createRowIndexer } from './index-rows.js'
@@ -108,7 +108,7 @@ export function createIndexer({ sourceDb, sources, index, now }: IndexerOptions)
       const moreRows = inTransaction(() => {
         const meta = build.meta()
         if (meta?.phase !== 'done') return false
-        const tail = catchUp.appended(meta)
+        const tail = readAppended({ sourceDb, sources, rows }, meta)
         run.bytes += tail.bytes
         writeMeta(index, 'build', meta)
         return tail.more
