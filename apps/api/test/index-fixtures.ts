@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import { openIndexDb } from '../src/index/index-db.js'
 import { createIndexer } from '../src/index/indexer.js'
+import { indexSourcesOf } from '../src/store/index-sources.js'
 import type { OpenCodeHandle } from '../src/store/open-opencode.js'
 
 /** What a sidecar holds, to compare two builds: document keys, full-text rows, code tokens. */
@@ -16,7 +17,7 @@ export function docKeys(file: string) {
 /** A sidecar at `file` and an indexer from OpenCode's `opencode` into it, started. */
 export function openIndexer(opencode: OpenCodeHandle, file: string) {
   const index = openIndexDb(file, { path: opencode.path, identity: opencode.identity })
-  const indexer = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index, now: Date.now })
+  const indexer = createIndexer({ sourceDb: opencode.db, sources: indexSourcesOf(opencode), index, now: Date.now })
   indexer.start()
   return { index, indexer }
 }

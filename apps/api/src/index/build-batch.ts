@@ -1,17 +1,22 @@
 import { documentCodeTokens, type StorageGeneration } from '@loupe/domain'
-import { NO_SCOPE, sessionKey, v1Doc, v2Docs, type SessionScope } from './index-docs.js'
-import { createMetaText, type DocInput } from './index-writer.js'
-import type { IndexSourceReader, RowStamp, V1PartRow, V2MessageRow } from './opencode-source.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { NO_SCOPE, type DocInput, type IndexSourceStore, type RowStamp, type SessionScope, type SourceRow } from '../store/index-source.js'
+import type { IndexSources } from '../store/index-sources.js'
+import { sessionKey } from './index-docs.js'
+import { createMetaText } from './index-writer.js'
 
-/** Where the initial build stands: the phase and the last rowid read of each table. */
+/**
+ * Where the initial build stands: the phase (the `gen` of the source being read, in the sources'
+ * order, or 'done') and the last rowid read of each source (`cursorKeys.watermark`).
+ */
 export interface BuildCursor {
-  phase: 'v1' | 'v2' | 'done'
+  phase: StorageGeneration | 'done'
   v1After: number
   v2After: number
 }
 
 /**
- * Rows (from, to] of one table turned into documents, ready to write. The batch is stale, and its
+ * Rows (from, to] of one source turned into documents, ready to write. The batch is stale, and its
  * rows are read again under the sidecar's write lock (`applyBatch` in the indexer), when the rows'
  * `stamps` no longer match OpenCode's.
  */
@@ -41,30 +46,37 @@ export interface BatchLimits {
   bytes: number
 }
 
-/** Rows per read: small enough that a batch stops near its byte limit, large enough to amortize a query. */
-export const CHUNK_ROWS = 256
-
 /** One string for a run of row stamps: equal strings, same rows in the same versions. */
 export const stampsKey = (rows: readonly RowStamp[]): string => rows.map((r) => `${r.rid}:${r.time_updated}:${r.len}`).join(',')
 
+/** The first phase of a build over these sources. */
+export const firstPhase = (sources: IndexSources): BuildCursor['phase'] => (sources.all[0]?.gen ?? 'done')
+
 /** Documents of OpenCode rows, with the session scopes they need, cached. */
-export function createDocReader(source: IndexSourceReader, scopes: Map<string, SessionScope> = new Map()) {
-  const scopeOf = (gen: StorageGeneration, id: string): SessionScope => {
-    const key = sessionKey(gen, id)
+export function createDocReader(db: SqliteDb, sources: IndexSources, scopes: Map<string, SessionScope> = new Map()) {
+  const scopeOf = (source: IndexSourceStore, id: string): SessionScope => {
+    const key = sessionKey(source.gen, id)
     let scope = scopes.get(key)
     if (!scope) {
-      const s = source.session(gen, id)
+      const s = source.session(db, id)
       scope = s ? { projectID: s.project_id, directory: s.directory } : NO_SCOPE
       scopes.set(key, scope)
     }
     return scope
   }
   return {
+    db,
+    sources,
     scopes,
     meta: createMetaText(),
-    /** One entry per row: its document, or null when it has nothing to search. */
-    v1: (rows: readonly V1PartRow[]): Array<DocInput | null> => rows.map((row) => v1Doc(row, scopeOf('v1', row.session_id))),
-    v2: (row: V2MessageRow): DocInput[] => v2Docs(row, scopeOf('v2', row.session_id)),
+    /** A row's documents, handed to `emit`. */
+    docs: (source: IndexSourceStore, row: SourceRow, emit: (doc: DocInput) => void) => source.docs(row, scopeOf(source, row.session_id), emit),
+    /** A row's documents as an array. */
+    rowDocs(source: IndexSourceStore, row: SourceRow): DocInput[] {
+      const out: DocInput[] = []
+      source.docs(row, scopeOf(source, row.session_id), (doc) => out.push(doc))
+      return out
+    },
   }
 }
 
@@ -82,33 +94,36 @@ export interface ReadBatchOptions {
  * everything but the write, so it can run on a thread of its own. Call inside a read transaction
  * of OpenCode's file (one snapshot). A batch never spans two phases.
  */
-export function readBatch(source: IndexSourceReader, docs: DocReader, from: BuildCursor, limits: BatchLimits, { upTo, withTerms = true }: ReadBatchOptions = {}): BuildBatch {
+export function readBatch(reader: DocReader, from: BuildCursor, limits: BatchLimits, { upTo, withTerms = true }: ReadBatchOptions = {}): BuildBatch {
   const to = { ...from }
   const out: DocInput[] = []
   const stamps: RowStamp[] = []
   const terms = new Set<string>()
   let rows = 0
   let bytes = 0
-  const take = (doc: DocInput | null) => {
-    if (!doc) return
+  const take = (doc: DocInput) => {
     const f = doc.fields
     if (withTerms) documentCodeTokens(f, terms)
     bytes += f.title.length + f.body.length + f.input.length + f.output.length
-    out.push({ ...doc, meta: docs.meta(doc) })
+    out.push({ ...doc, meta: reader.meta(doc) })
   }
   while (to.phase !== 'done' && (upTo || (rows < limits.rows && bytes < limits.bytes))) {
-    const v1 = to.phase === 'v1'
-    const chunk = v1 ? source.v1Chunk(to.v1After, CHUNK_ROWS, upTo?.v1After) : source.v2Chunk(to.v2After, CHUNK_ROWS / 4, upTo?.v2After)
-    if (chunk.length === 0) {
-      if (upTo) Object.assign(to, upTo)
-      else to.phase = v1 && source.generations.v2 ? 'v2' : 'done'
+    // A phase whose source this file no longer has ends the build; catch-up reads what follows.
+    const source = reader.sources.of(to.phase)
+    if (!source) {
+      Object.assign(to, upTo ?? { phase: 'done' })
       break
     }
-    if (v1) docs.v1(chunk as V1PartRow[]).forEach(take)
-    else for (const row of chunk as V2MessageRow[]) docs.v2(row).forEach(take)
+    const key = source.cursorKeys.watermark
+    const chunk = source.chunk(reader.db, to[key], source.rowsPerRead, upTo?.[key])
+    if (chunk.length === 0) {
+      if (upTo) Object.assign(to, upTo)
+      else to.phase = reader.sources.after(to.phase) as BuildCursor['phase']
+      break
+    }
+    for (const row of chunk) reader.docs(source, row, take)
     stamps.push(...chunk)
-    if (v1) to.v1After = chunk.at(-1)!.rid
-    else to.v2After = chunk.at(-1)!.rid
+    to[key] = chunk.at(-1)!.rid
     rows += chunk.length
   }
   return { stamps: stampsKey(stamps), from, to, rows, docs: out, terms: withTerms ? [...terms] : null }

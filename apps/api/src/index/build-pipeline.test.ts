@@ -23,7 +23,7 @@ function readFirstBatch({ file, dir }: Opened, withTerms = true) {
   // batch (a whole table in one), read before the prune.
   const version = indexer.sourceVersion()
   const batch: BuildBatch = { ...opencode.db.read(() =>
-    readBatch(indexer.source, createDocReader(indexer.source), indexer.buildCursor()!, { rows: 1e9, bytes: 1e12 }, { withTerms })), version }
+    readBatch(createDocReader(opencode.db, indexer.sources), indexer.buildCursor()!, { rows: 1e9, bytes: 1e12 }, { withTerms })), version }
   const cleanup = () => {
     index.close()
     opencode.db.close()
@@ -197,14 +197,14 @@ describe('merging the full-text index', () => {
     const dir = tempDir()
     const opencode = openOpenCode(copyDb((await realFixture()).db, dir))
     const { index, indexer } = openIndexer(opencode, path.join(dir, 'index.sqlite'))
-    const reader = createDocReader(indexer.source)
-    const lastRow = indexer.source.lastRowids().v1
+    const reader = createDocReader(opencode.db, indexer.sources)
+    const lastRow = indexer.lastRows()
     let batches = 0
     for (let cursor = indexer.buildCursor(); cursor; cursor = indexer.buildCursor()) {
       const from = cursor
       // Batches of 16 rows: many transactions.
       const upTo = from.v1After + 16 < lastRow ? { ...from, v1After: from.v1After + 16 } : undefined
-      expect(indexer.applyBatch(opencode.db.read(() => readBatch(indexer.source, reader, from, { rows: 1e9, bytes: 1e12 }, { upTo })))).toBe('applied')
+      expect(indexer.applyBatch(opencode.db.read(() => readBatch(reader, from, { rows: 1e9, bytes: 1e12 }, { upTo })))).toBe('applied')
       if (++batches === 5) {
         // Five transactions that wrote text, five segments at least: none merged yet (FTS5 merges four).
         expect(setting(index, 'automerge')).toBe(0)

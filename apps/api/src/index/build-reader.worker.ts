@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { openSqlite } from '../lib/sqlite.js'
+import { createIndexSources } from '../store/index-sources.js'
 import { probeSchema } from '../store/probe.js'
 import { createDocReader, readBatch, type BatchLimits, type BuildBatch, type BuildCursor } from './build-batch.js'
-import { createIndexSource } from './opencode-source.js'
 
 /** What the indexing worker passes to the build's reader thread. */
 export interface BuildReaderData {
@@ -28,8 +28,7 @@ const port = parentPort!
 // here it runs beside the writer instead of before it. Each batch carries its rows' stamps, which
 // the writer checks against OpenCode under the sidecar's lock.
 const sourceDb = openSqlite(data.sourcePath, { readonly: true, fileMustExist: true, busyTimeoutMs: 2000 })
-const source = createIndexSource(sourceDb, probeSchema(sourceDb))
-const docs = createDocReader(source)
+const docs = createDocReader(sourceDb, createIndexSources(probeSchema(sourceDb)))
 let cursor: BuildCursor | null = null
 let credits = data.credits
 let version: number | undefined
@@ -56,7 +55,7 @@ function pump() {
     // would wait for it, so it leaves them to the writer. The two threads even out their loads
     // (the benchmark's writer waited ~2 s for this thread in an 11 s build).
     const withTerms = data.credits - credits >= 2
-    const batch = sourceDb.read(() => readBatch(source, docs, from, data.limits, { withTerms }))
+    const batch = sourceDb.read(() => readBatch(docs, from, data.limits, { withTerms }))
     port.postMessage({ type: 'batch', batch: { ...batch, version: seen } } satisfies ReaderMessage)
     cursor = batch.to
     credits--

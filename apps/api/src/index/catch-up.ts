@@ -1,41 +1,27 @@
-import type { StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
-import { sessionKey, titleDoc, type SessionScope } from './index-docs.js'
-import { TITLE_KEY, type IndexWriter } from './index-writer.js'
-import type { IndexSourceReader, SourceSession, V1PartRow, V2MessageRow } from './opencode-source.js'
+import { TITLE_KEY, type SourceSession } from '../store/index-source.js'
+import type { IndexSources } from '../store/index-sources.js'
+import type { BuildCursor } from './build-batch.js'
+import { sessionKey, titleDoc } from './index-docs.js'
+import type { RowIndexer } from './index-rows.js'
+import type { IndexWriter } from './index-writer.js'
+import { docsAfter, knownSessions, newestSourceUpdate, SYNC_SLACK_MS, type SessRow, type SweepDoc } from './upkeep.store.js'
 
-const SLACK_MS = 5000
-
-interface SessRow {
-  gen: StorageGeneration
-  id: string
-  seq: number | null
-  synced: number
-  title: string
-  project_id: string
-  directory: string
-}
-
-interface DocRow {
-  id: number
-  gen: StorageGeneration
-  session_id: string
-  message_id: string
-  part_key: string
-  src_updated: number
-}
+/** When the newest rows were deleted, the tail re-reads this many rowids before the last row. */
+const REREAD_ROWS = 1024
 
 export interface CatchUpDeps {
-  source: IndexSourceReader
+  sourceDb: SqliteDb
+  sources: IndexSources
   writer: IndexWriter
+  rows: RowIndexer
   index: SqliteDb
   now: () => number
-  scopes: Map<string, SessionScope>
   recordSession(s: SourceSession, seq: number | null, synced: number): void
-  indexV1Rows(rows: readonly V1PartRow[], force?: boolean): number
-  indexV2Row(row: V2MessageRow, force?: boolean): { bytes: number; removed: number }
   inTransaction<T>(fn: () => T): T | undefined
 }
+
+type Dirty = [SourceSession, number | null, SessRow | undefined]
 
 /**
  * Incremental upkeep once the build is done. The change feed is OpenCode's own `event_sequence`:
@@ -47,24 +33,20 @@ export interface CatchUpDeps {
 export function createCatchUp(d: CatchUpDeps) {
   let sweepAfter = 0
 
-  /** Bring one session up to date; `since` null means every row (a new session or a moved one). */
+  /** Bring one session up to date; `since` 0 means every row (a new session or a moved one). */
   function resync(s: SourceSession, seq: number | null, known: SessRow | undefined) {
     const started = d.now()
     const moved = !!known && (known.project_id !== s.project_id || known.directory !== s.directory)
     // Re-read rows updated since the last sync by the wall clock, or since the newest row indexed,
     // whichever is earlier: a writer whose timestamps lag the clock is still caught.
-    const newest = d.index.getSql<{ m: number | null }>(`SELECT max(src_updated) AS m FROM doc WHERE gen = ? AND session_id = ? AND part_key <> ?`, [s.gen, s.id, TITLE_KEY])!.m
-    const since = known && !moved ? Math.min(known.synced, (newest ?? 0) - SLACK_MS) : 0
-    d.recordSession(s, seq, started - SLACK_MS)
-    if (s.gen === 'v1') {
-      d.indexV1Rows(d.source.v1SessionRows(s.id, since), moved)
-      const live = d.source.v1SessionPartIds(s.id)
-      const gone = d.writer.sessionDocs('v1', s.id).filter((doc) => doc.part_key !== TITLE_KEY && !live.has(doc.part_key))
-      d.writer.removeIds(gone.map((doc) => doc.id))
-    } else {
-      for (const row of d.source.v2SessionRows(s.id, since)) d.indexV2Row(row, moved)
-      const live = d.source.v2SessionMessageIds(s.id)
-      const gone = d.writer.sessionDocs('v2', s.id).filter((doc) => doc.part_key !== TITLE_KEY && !live.has(doc.message_id))
+    const newest = newestSourceUpdate(d.index, s.gen, s.id)
+    const since = known && !moved ? Math.min(known.synced, (newest ?? 0) - SYNC_SLACK_MS) : 0
+    d.recordSession(s, seq, started - SYNC_SLACK_MS)
+    const source = d.sources.of(s.gen)
+    if (source) {
+      d.rows.indexRows(source, source.sessionRows(d.sourceDb, s.id, since), moved)
+      const live = source.liveKeys(d.sourceDb, s.id)
+      const gone = d.writer.sessionDocs(s.gen, s.id).filter((doc) => doc.part_key !== TITLE_KEY && !live.has(source.sourceKey(doc)))
       d.writer.removeIds(gone.map((doc) => doc.id))
     }
     const title = titleDoc(s)
@@ -73,11 +55,11 @@ export function createCatchUp(d: CatchUpDeps) {
   }
 
   /** Sessions whose rows may have changed since their last sync, and sessions that are gone. */
-  function findDirty(): { dirty: Array<[SourceSession, number | null, SessRow | undefined]>; gone: SessRow[] } {
-    const seqs = d.source.sequences()
-    const known = new Map(d.index.allSql<SessRow>(`SELECT gen, id, seq, synced, title, project_id, directory FROM sess`).map((r) => [sessionKey(r.gen, r.id), r]))
-    const dirty: Array<[SourceSession, number | null, SessRow | undefined]> = []
-    for (const s of d.source.sessions()) {
+  function findDirty(): { dirty: Dirty[]; gone: SessRow[] } {
+    const seqs = d.sources.sequences(d.sourceDb)
+    const known = new Map(knownSessions(d.index).map((r) => [sessionKey(r.gen, r.id), r]))
+    const dirty: Dirty[] = []
+    for (const s of d.sources.sessions(d.sourceDb)) {
       const key = sessionKey(s.gen, s.id)
       const k = known.get(key)
       known.delete(key)
@@ -105,36 +87,60 @@ export function createCatchUp(d: CatchUpDeps) {
     /** Check `limit` documents against OpenCode; re-read edited ones, drop deleted ones. True after a full pass. */
     sweep(limit: number): boolean {
       return d.inTransaction(() => {
-        const docs = d.index.allSql<DocRow>(
-          `SELECT id, gen, session_id, message_id, part_key, src_updated FROM doc WHERE id > ? AND part_key <> ? ORDER BY id LIMIT ?`,
-          [sweepAfter, TITLE_KEY, limit])
-        const v1 = docs.filter((doc) => doc.gen === 'v1')
-        const v2 = docs.filter((doc) => doc.gen === 'v2')
-        const parts = d.source.existing('part', v1.map((doc) => doc.part_key))
-        const messages = d.source.existing('session_message', v2.map((doc) => doc.message_id))
-        const stale = new Set<string>()
-        for (const doc of v1) {
-          const t = parts.get(doc.part_key)
-          if (t === undefined) d.writer.removeIds([doc.id])
-          else if (t !== doc.src_updated) stale.add(`v1\0${doc.session_id}\0${doc.message_id}`)
-        }
-        for (const doc of v2) {
-          const t = messages.get(doc.message_id)
-          if (t === undefined) d.writer.removeIds([doc.id])
-          else if (t !== doc.src_updated) stale.add(`v2\0${doc.session_id}\0${doc.message_id}`)
-        }
-        for (const key of stale) {
-          const [gen, , messageID] = key.split('\0') as [StorageGeneration, string, string]
-          if (gen === 'v1') d.indexV1Rows(d.source.v1MessageRows(messageID), true)
-          else {
-            const row = d.source.v2Message(messageID)
-            if (row) d.indexV2Row(row, true)
-          }
-        }
+        const docs = docsAfter(d.index, sweepAfter, limit)
+        reconcile(d, docs)
         const complete = docs.length < limit
         sweepAfter = complete ? 0 : docs.at(-1)!.id
         return complete
       }) ?? false
     },
   }
+}
+
+/** Drop documents whose rows are gone; re-read the messages of rows edited since they were indexed. */
+function reconcile(d: CatchUpDeps, docs: readonly SweepDoc[]) {
+  const byGen = new Map<string, SweepDoc[]>()
+  for (const doc of docs) {
+    const list = byGen.get(doc.gen)
+    if (list) list.push(doc)
+    else byGen.set(doc.gen, [doc])
+  }
+  for (const [gen, mine] of byGen) {
+    // A generation this file no longer has: its sessions are gone, and `run` drops them.
+    const source = d.sources.of(gen)
+    if (!source) continue
+    const present = source.existing(d.sourceDb, mine.map((doc) => source.sourceKey(doc)))
+    const stale = new Set<string>()
+    for (const doc of mine) {
+      const t = present.get(source.sourceKey(doc))
+      if (t === undefined) d.writer.removeIds([doc.id])
+      else if (t !== doc.src_updated) stale.add(doc.message_id)
+    }
+    for (const messageID of stale) d.rows.indexRows(source, source.messageRows(d.sourceDb, messageID), true)
+  }
+}
+
+/**
+ * Rows appended since the build (rowid past its cursor), one read per source, inside the
+ * caller's transaction; moves `meta` past them. True when a source has more.
+ */
+export function readAppended(d: Pick<CatchUpDeps, 'sourceDb' | 'sources' | 'rows'>, meta: BuildCursor & { done: number; total: number }): { more: boolean; bytes: number } {
+  let more = false
+  let bytes = 0
+  for (const source of d.sources.all) {
+    const key = source.cursorKeys.watermark
+    // When the newest rows were deleted (a prune, a VACUUM), SQLite hands their rowids out
+    // again, below the watermark. Which rows past the shrink are new cannot be told, so the
+    // tail re-reads a window before the last row (unchanged rows cost a lookup); sessions that
+    // changed are found through the event sequence (`createCatchUp`) in any case.
+    const last = source.lastRowid(d.sourceDb)
+    if (last < meta[key]) meta[key] = Math.max(0, last - REREAD_ROWS)
+    const rows = source.chunk(d.sourceDb, meta[key], source.rowsPerRead)
+    bytes += d.rows.indexRows(source, rows).bytes
+    meta[key] = rows.at(-1)?.rid ?? meta[key]
+    meta.done += rows.length
+    if (rows.length === source.rowsPerRead) more = true
+  }
+  meta.total = meta.done
+  return { more, bytes }
 }

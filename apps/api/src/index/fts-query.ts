@@ -46,7 +46,8 @@ export function metaText(m: MetaFields): string {
 export interface MatchScope {
   kinds?: readonly SearchKind[] | undefined
   tool?: string | undefined
-  session?: { storage?: StorageGeneration | undefined; id: string } | undefined
+  /** A session, in each generation its id may belong to. */
+  session?: { storages: readonly StorageGeneration[]; id: string } | undefined
   projectID?: string | undefined
   directory?: string | undefined
 }
@@ -66,8 +67,8 @@ function scopeExprs(scope: MatchScope): string[] {
   if (scope.kinds?.length) out.push(any(scope.kinds.map(metaToken.kind)))
   if (scope.tool) out.push(any([metaToken.tool(scope.tool)]))
   if (scope.session) {
-    const storages: StorageGeneration[] = scope.session.storage ? [scope.session.storage] : ['v1', 'v2']
-    out.push(any(storages.map((s) => metaToken.session(s, scope.session!.id))))
+    const { id, storages } = scope.session
+    out.push(any(storages.map((s) => metaToken.session(s, id))))
   }
   if (scope.projectID) out.push(any([metaToken.project(scope.projectID)]))
   if (scope.directory) out.push(any([metaToken.directory(scope.directory)]))

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { tempDir } from '../../test/harness.js'
 import { keyBase, LAST_KEY_BASE, MAX_ID_TIME, SLOTS } from './doc-id.js'
 import { openIndexDb } from './index-db.js'
-import { createIndexWriter, type DocInput } from './index-writer.js'
+import type { DocInput } from '../store/index-source.js'
+import { createIndexWriter } from './index-writer.js'
 
 const doc = (i: number, time: number): DocInput => ({
   gen: 'v1', sessionID: 'ses_clamp', messageID: 'msg_clamp', partKey: `prt_${i}`, time, srcUpdated: time, projectID: 'p', directory: '/d',

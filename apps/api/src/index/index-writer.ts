@@ -1,28 +1,9 @@
-import { documentCodeTokens, type SearchFields, type StorageGeneration } from '@loupe/domain'
+import type { StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
-import { idOfKey, keyBase, keyOfId, LAST_KEY_BASE, SLOTS } from './doc-id.js'
+import type { DocInput, DocKey } from '../store/index-source.js'
+import { createSlotAllocator } from './doc-slots.js'
+import { createFtsBuffer, createVocabulary } from './fts-buffer.js'
 import { metaText, metaToken } from './fts-query.js'
-
-/** Where a document comes from: a 1.x part, a 2.x content item or row text, or a session title. */
-export interface DocKey {
-  gen: StorageGeneration
-  sessionID: string
-  /** '' for a session's title document. */
-  messageID: string
-  partKey: string
-}
-
-export interface DocInput extends DocKey {
-  fields: SearchFields
-  time: number
-  srcUpdated: number
-  projectID: string
-  directory: string
-  /** Its scope tokens, when the build's reader thread already made them (`createMetaText`). */
-  meta?: string
-}
-
-export const TITLE_KEY = '#title'
 
 /**
  * A document's scope tokens. A session's part (two hex ids and a sha256) is computed once per
@@ -58,144 +39,76 @@ export interface UpsertOptions {
   vocabulary?: boolean
 }
 
+const textBytes = (doc: DocInput) => {
+  const f = doc.fields
+  return f.title.length + f.body.length + f.input.length + f.output.length + (f.tool?.length ?? 0)
+}
+
 /**
  * Writes to the sidecar. Callers hold its write transaction; ids mirror `time * 4096 + slot`
  * (doc-id.ts), so rowid order is newest first. Code tokens go to the trigram vocabulary that
  * serves substring search.
  */
 export function createIndexWriter(db: SqliteDb) {
-  const knownTerms = new Set<string>()
-  // Next free recency key per millisecond bucket, valid inside one transaction (see `begin`).
-  const nextSlot = new Map<number, number>()
-
-  /** Find the next free slot of each bucket (a millisecond's first key) not yet known in this transaction, in one query. */
-  function lookUpSlots(keyBases: readonly number[]) {
-    const bases = [...new Set(keyBases)].filter((b) => !nextSlot.has(b))
-    if (bases.length === 0) return
-    // A bucket's keys base..base+4095 are ids idOfKey(base)-4095..idOfKey(base): its newest is the smallest id.
-    const rows = db.rowsSql<[number, number | null]>(
-      `SELECT value, (SELECT min(id) FROM doc WHERE id <= ${idOfKey(0)} - value AND id > ${idOfKey(0)} - value - ${SLOTS}) FROM json_each(?)`, [JSON.stringify(bases)])
-    for (const [base, min] of rows) nextSlot.set(base, min === null ? base : keyOfId(min) + 1)
-  }
-
-  /**
-   * The next free id of `time`'s millisecond; a full one (4,096 documents) spills into the next,
-   * or, past the last bucket ids can hold (times clamped at 2039, bogus future stamps), the previous.
-   */
-  function allocateId(time: number): number {
-    const start = keyBase(time)
-    for (let base = start, step = SLOTS; ; base += step) {
-      if (base > LAST_KEY_BASE) {
-        step = -SLOTS
-        base = start
-        continue
-      }
-      if (base < 0) throw new Error('no free search document id left')
-      if (!nextSlot.has(base)) lookUpSlots([base])
-      const next = nextSlot.get(base)!
-      if (next < base + SLOTS) {
-        nextSlot.set(base, next + 1)
-        return idOfKey(next)
-      }
-    }
-  }
-
+  const slots = createSlotAllocator(db)
+  const fts = createFtsBuffer(db)
+  const vocabulary = createVocabulary(db)
   const metaFor = createMetaText()
 
-  // New code tokens of this transaction, written in one statement by `flush`.
-  const pendingTerms = new Set<string>()
-
-  // FTS5 flushes its in-memory index whenever a write's rowid is not above the previous one, so
-  // full-text writes wait here and go out in ascending rowid order at `flush` (several times
-  // faster than writing in source order, whose times jump back and forth between sessions).
-  const ftsInserts = new Map<number, unknown[]>()
-  const ftsDeletes = new Set<number>()
-  /** Ids first inserted in this transaction: never in the full-text table yet. */
-  const newIds = new Set<number>()
-  const dropFts = (id: number) => {
-    ftsInserts.delete(id)
-    if (!newIds.has(id)) ftsDeletes.add(id)
-  }
-
   const removeById = (id: number) => {
-    dropFts(id)
+    fts.drop(id)
     db.runSql(`DELETE FROM doc WHERE id = ?`, [id])
+  }
+  /** Insert a new `doc` row (`or`: a conflict clause); its id, or undefined when nothing was inserted. */
+  function insertDoc(doc: DocInput, bytes: number, or: string): number | undefined {
+    const id = slots.allocate(doc.time)
+    const n = db.runSql(
+      `INSERT ${or} INTO doc(id, gen, session_id, message_id, part_key, kind, tool, time, src_updated, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, doc.gen, doc.sessionID, doc.messageID, doc.partKey, doc.fields.kind, doc.fields.tool, doc.time, doc.srcUpdated, bytes])
+    if (n !== 1) return undefined
+    fts.markNew(id)
+    return id
+  }
+  /** Point an existing document's row at a new version of its source; undefined when it is current. */
+  function updateDoc(doc: DocInput, bytes: number, force: boolean): number | undefined {
+    const existing = db.getSql<DocRow>(
+      `SELECT id, src_updated FROM doc WHERE gen = ? AND session_id = ? AND message_id = ? AND part_key = ?`,
+      [doc.gen, doc.sessionID, doc.messageID, doc.partKey])
+    if (!existing) return insertDoc(doc, bytes, '')
+    if (existing.src_updated === doc.srcUpdated && !force) return undefined
+    fts.drop(existing.id)
+    db.runSql(`UPDATE doc SET kind = ?, tool = ?, src_updated = ?, bytes = ? WHERE id = ?`, [doc.fields.kind, doc.fields.tool, doc.srcUpdated, bytes, existing.id])
+    return existing.id
   }
 
   return {
     /** Call at the start of every write transaction: cached id slots are only valid inside one. */
     begin() {
-      nextSlot.clear()
-      pendingTerms.clear()
-      ftsInserts.clear()
-      ftsDeletes.clear()
-      newIds.clear()
+      slots.begin()
+      vocabulary.begin()
+      fts.begin()
     },
     /**
      * Call before every commit: writes the full-text changes in rowid order, then new code tokens.
      * `trigrams: false` (the initial build) leaves their substring index to `rebuildTrigrams`.
      */
     flush(trigrams = true) {
-      for (const id of [...ftsDeletes].sort((a, b) => a - b)) db.runSql(`DELETE FROM fts WHERE rowid = CAST(? AS INTEGER)`, [id])
-      for (const id of [...ftsInserts.keys()].sort((a, b) => a - b)) {
-        db.runSql(`INSERT INTO fts(rowid, title, body, tool, input, output, meta) VALUES (CAST(? AS INTEGER), ?, ?, ?, ?, ?, ?)`, [id, ...ftsInserts.get(id)!])
-      }
-      ftsDeletes.clear()
-      ftsInserts.clear()
-      newIds.clear()
-      const fresh = [...pendingTerms].filter((t) => !knownTerms.has(t))
-      pendingTerms.clear()
-      if (fresh.length === 0) return
-      if (knownTerms.size + fresh.length > 200_000) knownTerms.clear()
-      for (const t of fresh) knownTerms.add(t)
-      const before = trigrams ? db.getSql<{ m: number | null }>(`SELECT max(id) AS m FROM vocab`)!.m ?? 0 : 0
-      db.runSql(`INSERT OR IGNORE INTO vocab(term) SELECT value FROM json_each(?)`, [JSON.stringify(fresh)])
-      if (trigrams) db.runSql(`INSERT INTO vocab_tri(rowid, term) SELECT id, term FROM vocab WHERE id > ?`, [before])
+      fts.flush()
+      vocabulary.flush(trigrams)
     },
-    /**
-     * Index every code token for substring search in one pass (the end of the initial build):
-     * one trigram segment instead of a small one per transaction, merged over and over.
-     */
-    rebuildTrigrams() {
-      db.runSql(`INSERT INTO vocab_tri(vocab_tri) VALUES ('rebuild')`)
-    },
-    /**
-     * Look up the free slots of these documents' milliseconds in one query, not one per document
-     * (a build batch's documents rarely share a millisecond).
-     */
-    reserveSlots: (times: readonly number[]) => lookUpSlots(times.map(keyBase)),
+    rebuildTrigrams: vocabulary.rebuild,
+    reserveSlots: slots.reserve,
     /** Code tokens found by the build's reader thread (its documents skip `upsert`'s own, `vocabulary: false`). */
-    addTerms(terms: readonly string[]) {
-      for (const t of terms) pendingTerms.add(t)
-    },
+    addTerms: vocabulary.addTerms,
     /** Insert or replace one document; unchanged sources are skipped unless forced. Returns text bytes indexed. */
-    upsert(doc: DocInput, { force = false, fresh = false, vocabulary = true }: UpsertOptions = {}): number {
-      const f = doc.fields
-      const bytes = f.title.length + f.body.length + f.input.length + f.output.length + (f.tool?.length ?? 0)
-      const insertDoc = (or: string) => {
-        const id = allocateId(doc.time)
-        const n = db.runSql(
-          `INSERT ${or} INTO doc(id, gen, session_id, message_id, part_key, kind, tool, time, src_updated, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [id, doc.gen, doc.sessionID, doc.messageID, doc.partKey, f.kind, f.tool, doc.time, doc.srcUpdated, bytes])
-        if (n !== 1) return undefined
-        newIds.add(id)
-        return id
-      }
+    upsert(doc: DocInput, { force = false, fresh = false, vocabulary: withTerms = true }: UpsertOptions = {}): number {
+      const bytes = textBytes(doc)
       // The build inserts blindly; a document some other path indexed first falls back to the upsert.
-      let id = fresh ? insertDoc('OR IGNORE') : undefined
-      if (id === undefined) {
-        const existing = db.getSql<DocRow>(
-          `SELECT id, src_updated FROM doc WHERE gen = ? AND session_id = ? AND message_id = ? AND part_key = ?`,
-          [doc.gen, doc.sessionID, doc.messageID, doc.partKey])
-        if (existing && existing.src_updated === doc.srcUpdated && !force) return 0
-        if (existing) {
-          id = existing.id
-          dropFts(id)
-          db.runSql(`UPDATE doc SET kind = ?, tool = ?, src_updated = ?, bytes = ? WHERE id = ?`, [f.kind, f.tool, doc.srcUpdated, bytes, id])
-        } else id = insertDoc('')!
-      }
-      ftsInserts.set(id, [f.title, f.body, f.tool ?? '', f.input, f.output, metaFor(doc)])
-      if (vocabulary) documentCodeTokens(f, pendingTerms)
+      const id = (fresh ? insertDoc(doc, bytes, 'OR IGNORE') : undefined) ?? updateDoc(doc, bytes, force)
+      if (id === undefined) return 0
+      const f = doc.fields
+      fts.set(id, [f.title, f.body, f.tool ?? '', f.input, f.output, metaFor(doc)])
+      if (withTerms) vocabulary.addDocument(f)
       return bytes
     },
     /** Remove one document by its key; true when there was one. */
@@ -219,7 +132,7 @@ export function createIndexWriter(db: SqliteDb) {
       return db.allSql(`SELECT id, message_id, part_key FROM doc WHERE gen = ? AND session_id = ?`, [gen, sessionID])
     },
     removeSession(gen: StorageGeneration, sessionID: string): number {
-      const ids = db.allSql<{ id: number }>(`SELECT id FROM doc WHERE gen = ? AND session_id = ?`, [gen, sessionID]).map((r) => r.id)
+      const ids = db.pluckSql<number>(`SELECT id FROM doc WHERE gen = ? AND session_id = ?`, [gen, sessionID])
       for (const id of ids) removeById(id)
       db.runSql(`DELETE FROM sess WHERE gen = ? AND id = ?`, [gen, sessionID])
       return ids.length

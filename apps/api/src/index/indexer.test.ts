@@ -10,6 +10,7 @@ import { openOpenCode } from '../store/open-opencode.js'
 import { keyOfId } from './doc-id.js'
 import { indexFileFor, openIndexDb } from './index-db.js'
 import { createIndexer } from './indexer.js'
+import { indexSourcesOf } from '../store/index-sources.js'
 
 const T = TEST_NOW - 7_200_000
 
@@ -21,7 +22,7 @@ describe('createIndexer', () => {
     const full = path.join(dir, 'full.sqlite')
     const resumed = path.join(dir, 'resumed.sqlite')
     const fullDb = openIndexDb(full, identity)
-    const a = createIndexer({ sourceDb: source.db, layout: source.layout, index: fullDb, now: Date.now })
+    const a = createIndexer({ sourceDb: source.db, sources: indexSourcesOf(source), index: fullDb, now: Date.now })
     a.start()
     while (a.buildStep(1000));
     fullDb.close()
@@ -29,7 +30,7 @@ describe('createIndexer', () => {
     let steps = 0
     for (let attempt = 0; attempt < 50; attempt++) {
       const db = openIndexDb(resumed, identity)
-      const b = createIndexer({ sourceDb: source.db, layout: source.layout, index: db, now: Date.now })
+      const b = createIndexer({ sourceDb: source.db, sources: indexSourcesOf(source), index: db, now: Date.now })
       b.start()
       const more = b.buildStep(0)
       const status = b.status()
@@ -60,7 +61,7 @@ describe('createIndexer', () => {
     raw.close()
     const source = openOpenCode(file)
     const index = openIndexDb(path.join(dir, 'index.sqlite'), { path: source.path, identity: source.identity })
-    const indexer = createIndexer({ sourceDb: source.db, layout: source.layout, index, now: Date.now })
+    const indexer = createIndexer({ sourceDb: source.db, sources: indexSourcesOf(source), index, now: Date.now })
     indexer.start()
     while (indexer.buildStep(0));
     const ids = index.allSql<{ id: number }>(`SELECT id FROM doc WHERE session_id = ?`, [sessionID]).map((r) => r.id)

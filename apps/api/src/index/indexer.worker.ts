@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { openSqlite } from '../lib/sqlite.js'
+import { createIndexSources } from '../store/index-sources.js'
 import { probeSchema } from '../store/probe.js'
 import { createBuildPipeline } from './build-pipeline.js'
 import { createIndexer, type IndexStatus } from './indexer.js'
@@ -37,7 +38,7 @@ const index = openIndexDb(data.indexPath, data.source)
 // FTS5 merges segments through the page cache: the default 2 MB makes it re-read pages.
 index.raw.pragma('cache_size = -65536')
 const courtesy = createLockCourtesy(data.courtesy)
-const indexer = createIndexer({ sourceDb, layout: probeSchema(sourceDb), index, now: () => Date.now() })
+const indexer = createIndexer({ sourceDb, sources: createIndexSources(probeSchema(sourceDb)), index, now: () => Date.now() })
 
 let stopped = false
 let timer: NodeJS.Timeout | undefined
@@ -101,8 +102,7 @@ port.on('message', (message: { type: string }) => {
 
 // A large build gets its reader thread before `start` records the sessions, so the two overlap.
 function createPipeline() {
-  const rows = indexer.source.lastRowids()
-  if (!indexer.buildPending() || rows.v1 + rows.v2 < data.pipelineMinRows) return null
+  if (!indexer.buildPending() || indexer.lastRows() < data.pipelineMinRows) return null
   return createBuildPipeline({
     sourcePath: data.sourcePath, indexer, courtesy,
     onProgress: () => report(),

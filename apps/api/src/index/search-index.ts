@@ -6,7 +6,7 @@ import type { OpenCodeHandle } from '../store/open-opencode.js'
 import { checkFts5, indexFileFor, openIndexDb } from './index-db.js'
 import { createIndexer, type Indexer, type IndexStatus } from './indexer.js'
 import { createLockCourtesy } from './lock-courtesy.js'
-import { createIndexSource } from './opencode-source.js'
+import { indexSourcesOf, type IndexSources } from '../store/index-sources.js'
 import type { IndexerWorkerData, WorkerMessage } from './indexer.worker.js'
 import { createSnapshotCache, type SnapshotCache } from './snapshots.js'
 
@@ -39,8 +39,7 @@ export interface SearchIndexOptions {
   pipelineMinRows?: number
 }
 
-const readReverts = (opencode: OpenCodeHandle) =>
-  opencode.db.read(() => createIndexSource(opencode.db, opencode.layout).revertBoundaries())
+const readReverts = (opencode: OpenCodeHandle, sources: IndexSources) => opencode.db.read(() => sources.revertBoundaries(opencode.db))
 
 const unavailable = (message: string): IndexStatus => ({ state: 'unavailable', indexedParts: 0, totalParts: 0, bytes: 0, mbPerSecond: 0, message })
 
@@ -51,11 +50,12 @@ const unavailable = (message: string): IndexStatus => ({ state: 'unavailable', i
 export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   const { opencode, events } = options
   const snapshots = createSnapshotCache()
+  const sources = indexSourcesOf(opencode)
   const support = checkFts5()
   if (!support.ok || !opencode.layout.readable) {
     const status = unavailable(support.ok ? 'The OpenCode database is not readable.' : support.reason)
     return {
-      db: null, file: null, snapshots, status: () => status, revertBoundaries: () => readReverts(opencode),
+      db: null, file: null, snapshots, status: () => status, revertBoundaries: () => readReverts(opencode, sources),
       reindexMessage: () => 0, runUntilIdle: () => {}, close: async () => {},
     }
   }
@@ -68,7 +68,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   let reverts: { version: number; map: Map<string, string> } | undefined
   // The main thread's indexer reads through the server's own OpenCode connection, which has just
   // committed the prune: it sees the pruned message.
-  const local: Indexer = createIndexer({ sourceDb: opencode.db, layout: opencode.layout, index: db, now: Date.now })
+  const local: Indexer = createIndexer({ sourceDb: opencode.db, sources, index: db, now: Date.now })
   let status: IndexStatus = local.status()
   const publish = (next: IndexStatus) => {
     status = next
@@ -127,7 +127,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     revertBoundaries() {
       // data_version moves when another connection (OpenCode) commits; Loupe's own writes never stage a revert.
       const version = opencode.db.raw.pragma('data_version', { simple: true }) as number
-      if (reverts?.version !== version) reverts = { version, map: readReverts(opencode) }
+      if (reverts?.version !== version) reverts = { version, map: readReverts(opencode, sources) }
       return reverts.map
     },
     reindexMessage: reindex,

@@ -7,31 +7,27 @@ import type { GenerationLayout, StorageLayout } from './probe.js'
 import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'
 import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
 import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
+import { ownSessionsWhere } from './experimental-rows.js'
+import { createV1IndexSource } from './index-source-v1.store.js'
 import type { BreakdownRow, MessageKey, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
 
 const qb = createQueryBuilder<OpenCodeV1DB>()
 
 /** OpenCode 1.x: `session`, `message` (info JSON) and `part` (one row per part), read as OpenCode's API does. */
 export function createOpenCodeV1Store(layout: GenerationLayout, storage: StorageLayout): OpenCodeStore {
-  // Without session_v2, 1.18's experimental 2.x sessions share the `session` table: they are the
-  // rows that own session_message rows, so the 1.x view leaves them out.
-  const sharesSessionTable = storage.generations.some((g) => g.generation === 'v2' && g.experimental)
+  const own = ownSessionsWhere(layout, storage, 'session')
   const hasEvents = storage.eventLog
   const media = mediaSupport(storage) === 'recognized'
 
   const sessions = () => {
-    let q = qb.selectFrom('session').selectAll('session')
-    if (sharesSessionTable) {
-      q = q.where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('session_message').select('session_message.id').whereRef('session_message.session_id', '=', 'session.id'))),
-      )
-    }
-    return q
+    const q = qb.selectFrom('session').selectAll('session')
+    return own ? q.where(sql<boolean>`${sql.raw(own)}`) : q
   }
 
   return {
     generation: 'v1',
     layout,
+    indexSource: createV1IndexSource(layout, storage),
     listSessions(db, query: SessionListQuery) {
       let q = sessions()
       if (!query.includeArchived) q = q.where('session.time_archived', 'is', null)

@@ -4,6 +4,8 @@ import { createQueryBuilder } from '../lib/query-builder.js'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
 import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
+import { ownSessionsWhere } from './experimental-rows.js'
+import { createV2IndexSource } from './index-source-v2.store.js'
 import type { OpenCodeV2DB } from './opencode-v2.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'
@@ -20,20 +22,17 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
   const table = layout.sessionTable as 'session_v2'
   const hasEvents = storage.eventLog
   const media = mediaSupport(storage) === 'recognized'
+  const own = ownSessionsWhere(layout, storage, layout.sessionTable)
 
   const sessions = () => {
-    let q = qb.selectFrom(table).selectAll(table)
-    if (layout.experimental) {
-      q = q.where(({ exists, selectFrom }) =>
-        exists(selectFrom('session_message').select('session_message.id').whereRef('session_message.session_id', '=', `${table}.id`)),
-      )
-    }
-    return q
+    const q = qb.selectFrom(table).selectAll(table)
+    return own ? q.where(sql<boolean>`${sql.raw(own)}`) : q
   }
 
   return {
     generation: 'v2',
     layout,
+    indexSource: createV2IndexSource(layout, storage),
     listSessions(db, query: SessionListQuery) {
       let q = sessions()
       if (!query.includeArchived) q = q.where(`${table}.time_archived`, 'is', null)

@@ -2,6 +2,7 @@ import type { CanonicalNativeMessage, JsonObject, NativeMessage, StorageGenerati
 import type { SqliteDb } from '../lib/sqlite.js'
 import { createOpenCodeV1Store } from './opencode-v1.store.js'
 import { createOpenCodeV2Store } from './opencode-v2.store.js'
+import type { IndexSourceStore } from './index-source.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 
 export interface SessionRecord {
@@ -91,6 +92,8 @@ export type LoadedMessage = CanonicalNativeMessage & { storedText?: string }
 export interface OpenCodeStore {
   readonly generation: StorageGeneration
   readonly layout: GenerationLayout
+  /** What the search index reads from this generation (index-source.ts). */
+  readonly indexSource: IndexSourceStore
   listSessions(db: SqliteDb, query: SessionListQuery): SessionRecord[]
   getSession(db: SqliteDb, id: string): SessionRecord | undefined
   sessionStats(db: SqliteDb, ids: readonly string[]): Map<string, SessionStats>

@@ -1,9 +1,9 @@
 import { hasPositiveTerm, parseQuery, type StorageGeneration } from '@loupe/domain'
-import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { docMeta, matchingIds, newestDocId } from '../../index/search-index.store.js'
 import { planMessages, type MessagePlan } from '../pruning/plan.service.js'
-import { resolveScope, sessionHeads } from './history-scope.js'
+import type { IndexSources } from '../../store/index-sources.js'
+import { resolveScope, type HistoryDeps } from './history-scope.js'
 import type { CandidatesInput } from './history.schema.js'
 import { idRange, searchMatch } from './index-search.js'
 
@@ -43,7 +43,7 @@ const NOTHING_LEFT = /^No tool calls or reasoning/
  * `pruning.prune` needs, grouped by session. Only those parts are planned: the rest of a message
  * stays. The pruning service decides what is prunable, as for any prune.
  */
-export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAnswer {
+export function candidates(deps: HistoryDeps & Parameters<typeof planMessages>[0], input: CandidatesInput): CandidatesAnswer {
   const query = parseQuery(input.query)
   const scope = resolveScope(deps, input, query)
   const empty: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated: false }
@@ -65,7 +65,9 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
   for (const doc of docMeta(db, ids.slice(0, CANDIDATE_DOCS)).values()) {
     // Matching tool calls and reasoning only (1.x parts, 2.x assistant content items): a match in
     // a message's text or in a tool call the filters left out removes nothing.
-    if ((doc.kind !== 'tool' && doc.kind !== 'reasoning') || (doc.gen === 'v2' && !/^\d+$/.test(doc.part_key))) continue
+    if (doc.kind !== 'tool' && doc.kind !== 'reasoning') continue
+    const at = scope.sources.of(doc.gen)?.locate(doc.part_key)
+    if (at?.partID === undefined && at?.index === undefined) continue
     const key = `${doc.gen}:${doc.session_id}`
     const boundary = boundaries.get(key)
     if (boundary && doc.message_id >= boundary) continue
@@ -83,10 +85,10 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
     }
     parts.add(doc.part_key)
   }
-  return planAll(deps, bySession, truncated, scope.source)
+  return planAll(deps, bySession, truncated, scope.sources)
 }
 
-function planAll(deps: AppDeps, bySession: Map<string, Map<string, Set<string>>>, truncated: boolean, source: ReturnType<typeof resolveScope>['source']): CandidatesAnswer {
+function planAll(deps: HistoryDeps & Parameters<typeof planMessages>[0], bySession: Map<string, Map<string, Set<string>>>, truncated: boolean, sources: IndexSources): CandidatesAnswer {
   const answer: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated }
   const skipped = new Map<string, { reason: string; detail: string; count: number }>()
   for (const [key, parts] of bySession) {
@@ -111,7 +113,7 @@ function planAll(deps: AppDeps, bySession: Map<string, Map<string, Set<string>>>
     }
     if (found.length) answer.sessions.push({ sessionID, storage, title: '', directory: '', candidates: found })
   }
-  const heads = deps.opencode.db.read(() => sessionHeads(source, answer.sessions.map((s) => `${s.storage}:${s.sessionID}`)))
+  const heads = deps.opencode.db.read(() => sources.heads(deps.opencode.db, answer.sessions.map((s) => `${s.storage}:${s.sessionID}`)))
   for (const s of answer.sessions) {
     const head = heads.get(`${s.storage}:${s.sessionID}`)
     s.title = head?.title ?? ''

@@ -2,7 +2,7 @@ import { bindScope, type ParsedQuery, type SearchKind, type SnippetSegment, type
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { MatchScope } from '../../index/fts-query.js'
-import { createIndexSource, type IndexSourceReader, type SessionHead } from '../../index/opencode-source.js'
+import { indexSourcesOf, type IndexSources } from '../../store/index-sources.js'
 import { resolveSession } from '../sessions/resolve-session.js'
 import type { SearchInput } from './history.schema.js'
 
@@ -26,6 +26,9 @@ export interface SearchHit {
   time: number
 }
 
+/** What the history services read: OpenCode's file and the search index. */
+export type HistoryDeps = Pick<AppDeps, 'opencode' | 'searchIndex'>
+
 export interface ResolvedScope {
   match: MatchScope
   since: number | null
@@ -33,7 +36,8 @@ export interface ResolvedScope {
   /** Sessions the scope allows (`storage:id`), when it is narrower than everything. */
   sessions: Set<string> | null
   binding: string
-  source: IndexSourceReader
+  /** What the index reads from each generation of the opened database. */
+  sources: IndexSources
 }
 
 /**
@@ -41,54 +45,44 @@ export interface ResolvedScope {
  * the same answer as an unknown id), a project or directory must be one some session has.
  * The binding ties cursors to the exact query and scope.
  */
-export function resolveScope(deps: AppDeps, input: Omit<SearchInput, 'query' | 'cursor' | 'limit'>, query: ParsedQuery): ResolvedScope {
+export function resolveScope(deps: Pick<AppDeps, 'opencode'>, input: Omit<SearchInput, 'query' | 'cursor' | 'limit'>, query: ParsedQuery): ResolvedScope {
   const { opencode } = deps
   if (!opencode.layout.readable) {
     throw new AppError('unsupported_storage', `Loupe does not recognize this database's schema: ${opencode.layout.problems.join('; ')}`)
   }
-  const source = createIndexSource(opencode.db, opencode.layout)
+  const sources = indexSourcesOf(opencode)
   let session: { storage?: StorageGeneration; id: string } | undefined
   if (input.sessionID) {
     const resolved = resolveSession(opencode, input.sessionID, input.storage)
     session = input.storage ? { storage: input.storage, id: resolved.session.id } : { id: resolved.session.id }
   }
   if (input.projectID || input.directory) opencode.db.read(() => {
-    if (input.projectID && !source.hasSession('project_id', input.projectID)) throw new AppError('not_found', `No sessions in project ${input.projectID}.`)
-    if (input.directory && !source.hasSession('directory', input.directory)) throw new AppError('not_found', 'No session was started in that directory.')
+    if (input.projectID && !sources.hasSession(opencode.db, 'project_id', input.projectID)) throw new AppError('not_found', `No sessions in project ${input.projectID}.`)
+    if (input.directory && !sources.hasSession(opencode.db, 'directory', input.directory)) throw new AppError('not_found', 'No session was started in that directory.')
   })
   if (input.since !== undefined && input.until !== undefined && input.since > input.until) {
     throw new AppError('invalid_input', '`since` is after `until`.')
   }
   let sessions: Set<string> | null = null
   if (input.projectID || input.directory) {
-    sessions = new Set(opencode.db.read(() => source.sessions())
+    sessions = new Set(opencode.db.read(() => sources.sessions(opencode.db))
       .filter((s) => (!input.projectID || s.project_id === input.projectID) && (!input.directory || s.directory === input.directory))
       .map((s) => `${s.gen}:${s.id}`))
   }
   if (session) {
-    const allowed = (session.storage ? [session.storage] : ['v1', 'v2']).map((g) => `${g}:${session!.id}`)
+    const allowed = storagesOf(session, sources).map((g) => `${g}:${session!.id}`)
     sessions = new Set(allowed.filter((k) => !sessions || sessions.has(k)))
   }
   const kinds = input.kinds ? [...new Set(input.kinds)].sort() : undefined
-  const match: MatchScope = { kinds, tool: input.tool, session, projectID: input.projectID, directory: input.directory }
+  const match: MatchScope = { kinds, tool: input.tool, session: session && { id: session.id, storages: storagesOf(session, sources) }, projectID: input.projectID, directory: input.directory }
   const binding = bindScope({
     kind: 'history', terms: query.terms, session: session ?? null, projectID: input.projectID ?? null, directory: input.directory ?? null,
     kinds: kinds ?? null, tool: input.tool ?? null, since: input.since ?? null, until: input.until ?? null,
   })
-  return { match, since: input.since ?? null, until: input.until ?? null, sessions, binding, source }
+  return { match, since: input.since ?? null, until: input.until ?? null, sessions, binding, sources }
 }
 
-/** Title and revert boundary of the sessions of hits (`storage:id` keys), read live: titles change after the first prompt. */
-export function sessionHeads(source: IndexSourceReader, keys: Iterable<string>): Map<string, SessionHead> {
-  const byGen = new Map<StorageGeneration, string[]>()
-  for (const key of new Set(keys)) {
-    const [gen, id] = key.split(':') as [StorageGeneration, string]
-    byGen.set(gen, [...(byGen.get(gen) ?? []), id])
-  }
-  const out = new Map<string, SessionHead>()
-  for (const [gen, ids] of byGen) {
-    if (!source.generations[gen]) continue
-    for (const [id, head] of source.heads(gen, ids)) out.set(`${gen}:${id}`, head)
-  }
-  return out
-}
+/** The generations a session scope covers: the one asked for, or every one the file has (an id names one session). */
+const storagesOf = (session: { storage?: StorageGeneration }, sources: IndexSources): StorageGeneration[] =>
+  session.storage ? [session.storage] : sources.all.map((s) => s.gen)
+

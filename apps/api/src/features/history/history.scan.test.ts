@@ -64,7 +64,7 @@ describe('history.search while the index is not ready (literal scan)', () => {
   it('moves forward by at least one row on every page, even one that spent its time budget on titles', () => {
     const query = parseQuery('heron')
     const scope = resolveScope(deps, {}, query)
-    let position = deps.opencode.db.read(() => startScan(scope))
+    let position = deps.opencode.db.read(() => startScan(deps.opencode.db, scope))
     let rows = 0
     for (let pages = 0; pages < 3; pages++) {
       const page = scanPage(deps, query, scope, position, 32, 0)

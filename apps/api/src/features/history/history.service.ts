@@ -5,9 +5,10 @@ import { INDEX_SCHEMA_VERSION } from '../../index/index-db.js'
 import type { IndexState } from '../../index/indexer.js'
 import { indexedTools, newestDocId } from '../../index/search-index.store.js'
 import { pageFromSnapshot, rankSnapshot, searchMatch } from './index-search.js'
-import { resolveScope, sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
-import { SCAN_LIMITS, scanPage, startScan, type ScanPosition } from './literal-scan.js'
+import { resolveScope, type HistoryDeps, type ResolvedScope, type SearchHit } from './history-scope.js'
+import { SCAN_LIMITS, scanPage, scanProgress, startScan, type ScanPosition } from './literal-scan.js'
 import type { SearchInput } from './history.schema.js'
+import { storageSchema } from '../sessions/sessions.schema.js'
 
 /** `v`: the sidecar's schema version, which fixes what `h` and `id` mean (doc-id.ts). */
 type IndexCursor = { m: 'i'; v: number; s: string; o: number; h: number; id: number }
@@ -16,7 +17,7 @@ type HistoryCursor = IndexCursor | ScanCursor
 
 const isPosition = (p: unknown): p is ScanPosition => {
   const s = p as ScanPosition
-  return typeof s === 'object' && s !== null && ['titles', 'v1', 'v2', 'done'].includes(s.phase) &&
+  return typeof s === 'object' && s !== null && (['titles', 'done', ...storageSchema.options] as string[]).includes(s.phase) &&
     [s.after, s.h1, s.h2].every((n) => Number.isSafeInteger(n) && n >= 0) &&
     (s.title === undefined || (typeof s.title === 'string' && s.title.length <= 300))
 }
@@ -49,7 +50,7 @@ export interface SearchAnswer {
  * `history.search`: ranked full-text search over all history through the sidecar index, or the
  * bounded literal scan while the index is being built. Cursors are bound to query and scope.
  */
-export function search(deps: AppDeps, input: SearchInput): SearchAnswer {
+export function search(deps: HistoryDeps, input: SearchInput): SearchAnswer {
   const query = parseQuery(input.query)
   const status = deps.searchIndex.status()
   const base: SearchAnswer = {
@@ -82,7 +83,7 @@ export function search(deps: AppDeps, input: SearchInput): SearchAnswer {
   return indexAnswer(deps, query, scope, base, cursor as IndexCursor | undefined, limit)
 }
 
-function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, cursor: IndexCursor | undefined, limit: number): SearchAnswer {
+function indexAnswer(deps: HistoryDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, cursor: IndexCursor | undefined, limit: number): SearchAnswer {
   const db = deps.searchIndex.db!
   let snapshot = cursor ? deps.searchIndex.snapshots.get(cursor.s) : undefined
   let snapshotId = cursor?.s
@@ -116,25 +117,17 @@ function indexAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, ba
  * `history.tools`: the tools history holds calls of, most used first, for the tool filter; null
  * while the index is not ready (the filter offers OpenCode's own tools meanwhile).
  */
-export function indexedToolList(deps: AppDeps): { tools: Array<{ name: string; docs: number }> | null } {
+export function indexedToolList(deps: Pick<AppDeps, 'searchIndex'>): { tools: Array<{ name: string; docs: number }> | null } {
   const db = deps.searchIndex.db
   if (!db || deps.searchIndex.status().state !== 'ready') return { tools: null }
   return { tools: indexedTools(db).sort((a, b) => b.docs - a.docs || (a.name < b.name ? -1 : 1)) }
 }
 
-/** How far a scan is through the rows it will visit (row ids stand in for row counts). */
-function scanProgress(p: ScanPosition): number {
-  const total = p.h1 + p.h2
-  if (total === 0 || p.phase === 'titles') return 0
-  const read = p.phase === 'v1' ? p.after : p.h1 + p.after
-  return Math.min(1, read / total)
-}
-
-function scanAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, from: ScanPosition | undefined, limit: number): SearchAnswer {
-  const start = from ?? deps.opencode.db.read(() => startScan(scope))
+function scanAnswer(deps: HistoryDeps, query: ParsedQuery, scope: ResolvedScope, base: SearchAnswer, from: ScanPosition | undefined, limit: number): SearchAnswer {
+  const start = from ?? deps.opencode.db.read(() => startScan(deps.opencode.db, scope))
   const page = scanPage(deps, query, scope, start, Math.min(limit, SCAN_LIMITS.hits))
   // The hits' sessions only, as the index's pages read them (a page never reads every session).
-  const heads = deps.opencode.db.read(() => sessionHeads(scope.source, page.hits.map((h) => `${h.storage}:${h.sessionID}`)))
+  const heads = deps.opencode.db.read(() => scope.sources.heads(deps.opencode.db, page.hits.map((h) => `${h.storage}:${h.sessionID}`)))
   const hits = page.hits.map((h) => {
     const head = heads.get(`${h.storage}:${h.sessionID}`)
     return { ...h, sessionTitle: head?.title ?? '', sessionDirectory: head?.directory ?? '' }
@@ -145,7 +138,7 @@ function scanAnswer(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, bas
     mode: 'scan',
     hits,
     cursor: done ? null : encodeCursor('history', scope.binding, { m: 's', p: page.position } satisfies ScanCursor),
-    scan: { scanned: page.scanned, done, progress: done ? 1 : scanProgress(page.position) },
+    scan: { scanned: page.scanned, done, progress: done ? 1 : scanProgress(scope.sources, page.position) },
     notice: base.index.state === 'building'
       ? 'The search index is still being built; these are literal matches in storage order, one page at a time.'
       : base.index.state === 'unavailable' ? 'Full-text search is unavailable here; these are literal matches in storage order.' : null,

@@ -5,7 +5,7 @@ import { newestIdAt, oldestIdAt } from '../../index/doc-id.js'
 import { countMatches, countTermDocs, expandSubstring, pageDocs, rankCandidates, rankDiscountingExpansions } from '../../index/search-index.store.js'
 import type { SearchSnapshot } from '../../index/snapshots.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
-import { sessionHeads, type ResolvedScope, type SearchHit } from './history-scope.js'
+import type { ResolvedScope, SearchHit } from './history-scope.js'
 
 /** Ranked answers rank at most this many of the newest matches (a common word stays fast). */
 export const CANDIDATE_CAP = 2000
@@ -90,14 +90,14 @@ export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope
  * behind a staged revert, session still present), so concurrent indexing or a prune can only
  * remove hits from later pages, never duplicate or reorder them.
  */
-export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSnapshot, scope: ResolvedScope, offset: number, limit: number) {
+export function pageFromSnapshot(deps: Pick<AppDeps, 'opencode'>, db: SqliteDb, snapshot: SearchSnapshot, scope: ResolvedScope, offset: number, limit: number) {
   const hits: SearchHit[] = []
   let at = offset
   while (hits.length < limit && at < snapshot.ids.length) {
     // Usually the page itself; another batch only when some candidates dropped out (pruned, reverted).
     const batch = snapshot.ids.slice(at, at + limit - hits.length)
     const docs = pageDocs(db, snapshot.terms, snapshot.highlight, batch)
-    const heads = deps.opencode.db.read(() => sessionHeads(scope.source, [...docs.values()].map(({ meta: m }) => `${m.gen}:${m.session_id}`)))
+    const heads = deps.opencode.db.read(() => scope.sources.heads(deps.opencode.db, [...docs.values()].map(({ meta: m }) => `${m.gen}:${m.session_id}`)))
     for (const id of batch) {
       const rank = snapshot.ranks[at]!
       at++
@@ -112,8 +112,7 @@ export function pageFromSnapshot(deps: AppDeps, db: SqliteDb, snapshot: SearchSn
         kind: doc.kind, snippet, score: -rank, time: doc.time,
       }
       if (doc.tool) hit.tool = doc.tool
-      if (doc.gen === 'v1' && doc.kind !== 'title') hit.partID = doc.part_key
-      if (doc.gen === 'v2' && /^\d+$/.test(doc.part_key)) hit.index = Number(doc.part_key)
+      Object.assign(hit, scope.sources.of(doc.gen)?.locate(doc.part_key))
       hits.push(hit)
       if (hits.length === limit) break
     }

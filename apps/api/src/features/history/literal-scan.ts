@@ -1,16 +1,19 @@
-import { compileLiteralMatcher, excerptSegments, foldText, type LiteralMatcher, type ParsedQuery, type SearchFields } from '@loupe/domain'
-import type { AppDeps } from '../../deps.js'
-import { titleDoc, v1Doc, v2Docs, NO_SCOPE } from '../../index/index-docs.js'
-import type { DocInput } from '../../index/index-writer.js'
-import type { SourceSession, V1PartRow, V2MessageRow } from '../../index/opencode-source.js'
-import type { ResolvedScope, SearchHit } from './history-scope.js'
+import { compileLiteralMatcher, excerptSegments, foldText, type LiteralMatcher, type ParsedQuery, type SearchFields, type StorageGeneration } from '@loupe/domain'
+import { titleDoc } from '../../index/index-docs.js'
+import type { SqliteDb } from '../../lib/sqlite.js'
+import { NO_SCOPE, type DocInput, type SourceSession } from '../../store/index-source.js'
+import type { IndexSources } from '../../store/index-sources.js'
+import type { HistoryDeps, ResolvedScope, SearchHit } from './history-scope.js'
 
 /** The design's bounds for a page of the literal scan. */
 export const SCAN_LIMITS = { hits: 32, ms: 40, rows: 32 } as const
 
-/** Where a scan stands: phase, the last rowid read, and the horizons fixed on the first page. */
+/**
+ * Where a scan stands: the phase (titles, then each source by its `gen`, then done), the last rowid
+ * read, and each source's horizon (`cursorKeys.horizon`), fixed on the first page.
+ */
 export interface ScanPosition {
-  phase: 'titles' | 'v1' | 'v2' | 'done'
+  phase: 'titles' | StorageGeneration | 'done'
   after: number
   h1: number
   h2: number
@@ -27,13 +30,28 @@ export interface ScanPage {
 const FIELDS: Array<keyof Pick<SearchFields, 'title' | 'body' | 'input' | 'output'>> = ['title', 'body', 'input', 'output']
 
 /** The first scan position: horizons are today's last rows, so rows added later are not visited. */
-export function startScan(scope: ResolvedScope): ScanPosition {
-  const totals = scope.source.totals()
-  return { phase: 'titles', after: 0, h1: totals.v1Max, h2: totals.v2Max }
+export function startScan(db: SqliteDb, scope: ResolvedScope): ScanPosition {
+  const position: ScanPosition = { phase: 'titles', after: 0, h1: 0, h2: 0 }
+  for (const source of scope.sources.all) position[source.cursorKeys.horizon] = source.lastRowid(db)
+  return position
 }
 
-/** A scan hit; its session's title and directory are filled in per page by the answer (`sessionHeads`). */
-function toHit(doc: DocInput, matcher: LiteralMatcher): SearchHit {
+/** How far a scan is through the rows it will visit (row ids stand in for row counts). */
+export function scanProgress(sources: IndexSources, p: ScanPosition): number {
+  const at = sources.order(p.phase)
+  let total = 0
+  let read = p.after
+  sources.all.forEach((source, i) => {
+    const horizon = p[source.cursorKeys.horizon]
+    total += horizon
+    if (i < at) read += horizon
+  })
+  if (total === 0 || at < 0) return 0
+  return Math.min(1, read / total)
+}
+
+/** A scan hit; its session's title and directory are filled in per page by the answer (`IndexSources.heads`). */
+function toHit(sources: IndexSources, doc: DocInput, matcher: LiteralMatcher): SearchHit {
   // The field with a match; else (the match is in the tool's name, or a phrase spans two fields)
   // the first field with any text, so the snippet is never empty.
   const field = FIELDS.find((f) => doc.fields[f] && matcher.ranges(doc.fields[f].slice(0, 64 * 1024)).length > 0) ??
@@ -43,9 +61,7 @@ function toHit(doc: DocInput, matcher: LiteralMatcher): SearchHit {
     kind: doc.fields.kind, snippet: excerptSegments(doc.fields[field], matcher), score: 0, time: doc.time,
   }
   if (doc.fields.tool) hit.tool = doc.fields.tool
-  if (doc.gen === 'v1' && doc.partKey !== '#title') hit.partID = doc.partKey
-  if (doc.gen === 'v2' && /^\d+$/.test(doc.partKey)) hit.index = Number(doc.partKey)
-  return hit
+  return Object.assign(hit, sources.of(doc.gen)?.locate(doc.partKey))
 }
 
 /**
@@ -66,12 +82,13 @@ function scanTitles(sessions: SourceSession[], position: ScanPosition, consider:
 
 /**
  * One page of the literal scan, the honest fallback while the index is not ready: rows in rowid
- * order (titles, then 1.x parts, then 2.x messages), a case- and accent-insensitive match, no
+ * order (titles, then each source's rows: 1.x parts, then 2.x messages), a case- and accent-insensitive match, no
  * ranking. It stops at 32 hits or after about 40 ms, reading 32 rows at a time.
  */
-export function scanPage(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope, from: ScanPosition, maxHits: number, budgetMs: number = SCAN_LIMITS.ms): ScanPage {
+export function scanPage(deps: HistoryDeps, query: ParsedQuery, scope: ResolvedScope, from: ScanPosition, maxHits: number, budgetMs: number = SCAN_LIMITS.ms): ScanPage {
   const matcher = compileLiteralMatcher(query)
-  const { source } = scope
+  const { sources } = scope
+  const db = deps.opencode.db
   const t0 = performance.now()
   const position = { ...from }
   const hits: SearchHit[] = []
@@ -86,7 +103,7 @@ export function scanPage(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope
     const boundary = boundaries.get(`${doc.gen}:${doc.sessionID}`)
     if (boundary && doc.messageID && doc.messageID >= boundary) return
     const f = doc.fields
-    if (matcher.test(foldText([f.title, f.body, f.tool ?? '', f.input, f.output].join('\n')))) hits.push(toHit(doc, matcher))
+    if (matcher.test(foldText([f.title, f.body, f.tool ?? '', f.input, f.output].join('\n')))) hits.push(toHit(sources, doc, matcher))
   }
   deps.opencode.db.read(() => {
     // A page reads at least one row past the titles, however long they took: on a loaded machine a
@@ -95,26 +112,26 @@ export function scanPage(deps: AppDeps, query: ParsedQuery, scope: ResolvedScope
       if (position.phase === 'titles') {
         // Titles are short: all of them take a few ms, so only the hits bound this phase's page (the
         // time budget would stop a page of 20,000 sessions after the read, one title in).
-        if (scanTitles(source.sessions(), position, consider, () => hits.length >= maxHits)) continue
-        position.phase = source.generations.v1 ? 'v1' : source.generations.v2 ? 'v2' : 'done'
+        if (scanTitles(sources.sessions(db), position, consider, () => hits.length >= maxHits)) continue
+        position.phase = (sources.all[0]?.gen ?? 'done')
         delete position.title
         continue
       }
-      const v1 = position.phase === 'v1'
-      const horizon = v1 ? position.h1 : position.h2
-      const rows: Array<V1PartRow | V2MessageRow> = v1 ? source.v1Chunk(position.after, SCAN_LIMITS.rows) : source.v2Chunk(position.after, SCAN_LIMITS.rows)
-      const visible = rows.filter((r) => r.rid <= horizon)
+      const source = sources.of(position.phase)
+      if (!source) {
+        position.phase = 'done'
+        break
+      }
+      const horizon = position[source.cursorKeys.horizon]
+      const visible = source.chunk(db, position.after, SCAN_LIMITS.rows).filter((r) => r.rid <= horizon)
       for (const row of visible) {
         scanned++
-        if (v1) {
-          const doc = v1Doc(row as V1PartRow, NO_SCOPE)
-          if (doc) consider(doc)
-        } else for (const doc of v2Docs(row as V2MessageRow, NO_SCOPE)) consider(doc)
+        source.docs(row, NO_SCOPE, consider)
         position.after = row.rid
         if (hits.length >= maxHits || performance.now() - t0 >= budgetMs) break
       }
       if (visible.length === 0 || position.after >= horizon) {
-        position.phase = v1 && source.generations.v2 ? 'v2' : 'done'
+        position.phase = sources.after(position.phase) as ScanPosition['phase']
         position.after = 0
       }
     }

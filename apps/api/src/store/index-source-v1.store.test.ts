@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { partSearchFields } from '@loupe/domain'
 import { tempDir } from '../../test/harness.js'
 import { addV1Message, fixtureWithV1Session } from '../../test/search-fixtures.js'
-import { openOpenCode } from '../store/open-opencode.js'
-import { parseObject } from '../store/session-row.js'
-import { v1Doc, NO_SCOPE } from './index-docs.js'
-import { createIndexSource } from './opencode-source.js'
+import { parseObject } from './session-row.js'
+import { openOpenCode } from './open-opencode.js'
+import { NO_SCOPE, type DocInput } from './index-source.js'
+import { createV1IndexSource } from './index-source-v1.store.js'
 
 /** Part data that a lean read could get wrong: types, shapes, escapes, numbers, sizes. */
 const HOSTILE_PARTS: Array<Record<string, unknown>> = [
@@ -55,13 +55,15 @@ describe('1.x part rows as the index reads them', () => {
     raw.close()
 
     const opencode = openOpenCode(file)
-    const source = createIndexSource(opencode.db, opencode.layout)
-    const rows = source.v1Chunk(0, 1e9)
+    const source = createV1IndexSource(opencode.layout.generations[0]!, opencode.layout)
+    const rows = source.chunk(opencode.db, 0, 1e9)
     let documents = 0
     for (const row of rows) {
       const part = parseObject(whole.get(row.rid)!)
       const expected = part ? partSearchFields(part, roles.get(row.message_id) ?? 'unknown') : null
-      expect({ rid: row.rid, fields: v1Doc(row, NO_SCOPE)?.fields ?? null }).toEqual({ rid: row.rid, fields: expected })
+      const docs: DocInput[] = []
+      source.docs(row, NO_SCOPE, (doc) => docs.push(doc))
+      expect({ rid: row.rid, fields: docs[0]?.fields ?? null, more: docs.length > 1 }).toEqual({ rid: row.rid, fields: expected, more: false })
       if (expected) documents++
     }
     // The hostile parts that do make documents, and the fixture's own.
