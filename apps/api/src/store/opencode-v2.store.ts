@@ -3,11 +3,13 @@ import { sql } from 'kysely'
 import { createQueryBuilder } from '../lib/query-builder.js'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
+import { createGalleryV2Store } from './gallery-v2.store.js'
 import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
 import type { OpenCodeV2DB } from './opencode-v2.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
+import { createPruneV2Store } from './prune-v2.store.js'
 import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'
-import type { BreakdownRow, LoadedMessage, MessageSlot, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
+import type { BreakdownRow, LoadedMessage, MessageSlot, OpenCodeStore, SessionListQuery, SessionStats, SharedRoles } from './opencode-store.js'
 
 const qb = createQueryBuilder<OpenCodeV2DB>()
 
@@ -15,11 +17,12 @@ const qb = createQueryBuilder<OpenCodeV2DB>()
  * OpenCode 2.x: `session_v2` plus `session_message` (one row per message, ordered by `seq`, assistant
  * parts inline in `data.content[]`). Also 1.18's experimental rows, whose session row is in `session`.
  */
-export function createOpenCodeV2Store(layout: GenerationLayout, storage: StorageLayout): OpenCodeStore {
+export function createOpenCodeV2Store(layout: GenerationLayout, storage: StorageLayout, shared: SharedRoles): OpenCodeStore {
   // Typed as session_v2 (a superset of the 1.x columns); the experimental layout reads `session`.
   const table = layout.sessionTable as 'session_v2'
   const hasEvents = storage.eventLog
-  const media = mediaSupport(storage) === 'recognized'
+  const support = mediaSupport(storage)
+  const media = support === 'recognized'
 
   const sessions = () => {
     let q = qb.selectFrom(table).selectAll(table)
@@ -34,6 +37,10 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
   return {
     generation: 'v2',
     layout,
+    prune: createPruneV2Store(layout, storage, support),
+    gallery: createGalleryV2Store(support),
+    receipts: shared.receipts,
+    partKeyAt: (_message, index) => String(index),
     listSessions(db, query: SessionListQuery) {
       let q = sessions()
       if (!query.includeArchived) q = q.where(`${table}.time_archived`, 'is', null)

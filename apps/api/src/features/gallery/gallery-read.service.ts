@@ -26,7 +26,7 @@ import { buildProof, olderRows, type ProofInput } from './gallery-proof.js'
 import { loadItems } from './gallery-rows.js'
 import type { ImageReference, ImageReferenceInput } from './gallery.schema.js'
 import { resolveGallery, type GalleryScope } from './gallery.service.js'
-import type { GalleryStore, StoredFileProbe } from './gallery.store.js'
+import type { GalleryStore, StoredFileProbe } from '../../store/gallery.store.js'
 
 export interface LocatedImage {
   mime: GalleryMime

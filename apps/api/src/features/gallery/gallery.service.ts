@@ -12,12 +12,12 @@ import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { sha256Text } from '../../lib/hash.js'
 import type { SessionRecord } from '../../store/store.js'
-import { resolveSession, type ResolvedSession } from '../sessions/resolve-session.js'
+import { resolveSession, type ResolvedSession } from '../../store/resolve-session.js'
 import { renderEntries } from './gallery-entries.js'
 import { buildProof, olderRows, type CoveredRow, type ProofInput } from './gallery-proof.js'
 import { collectPage, type PageRow } from './gallery-rows.js'
 import type { GalleryImagesInput, GalleryPage } from './gallery.schema.js'
-import { createGalleryStores, type GalleryStore } from './gallery.store.js'
+import type { GalleryStore } from '../../store/gallery.store.js'
 
 /** The revert boundary: rows with `id >= revert.messageID` are hidden from every gallery read. */
 export function revertBoundary(session: SessionRecord): string | null {
@@ -37,8 +37,7 @@ export interface GalleryScope extends ResolvedSession {
 
 export function resolveGallery(deps: AppDeps, sessionID: string, storage?: StorageGeneration): GalleryScope {
   const resolved = resolveSession(deps.opencode, sessionID, storage)
-  const gallery = createGalleryStores(deps.opencode.layout)[resolved.store.generation]
-  if (!gallery) throw new AppError('unsupported_storage', 'This storage generation has no gallery reader.')
+  const gallery = resolved.store.gallery
   const boundary = revertBoundary(resolved.session)
   const binding = galleryBinding({ storage: resolved.session.storage, sessionID: resolved.session.id, boundary })
   return { ...resolved, gallery, boundary, binding }

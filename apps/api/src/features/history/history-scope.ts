@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { MatchScope } from '../../index/fts-query.js'
 import { createIndexSource, type IndexSourceReader, type SessionHead } from '../../index/opencode-source.js'
-import { resolveSession } from '../sessions/resolve-session.js'
+import { resolveSession } from '../../store/resolve-session.js'
 import type { SearchInput } from './history.schema.js'
 
 export interface SearchHit {

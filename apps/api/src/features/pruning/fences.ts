@@ -1,7 +1,7 @@
 import { messageContent, type NativeMessage, type PruneBlock } from '@loupe/domain'
 import { collectMediaRefs } from '../../store/media-blob.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
-import type { PruneStore, SessionFenceRow } from './prune-store.js'
+import type { PruneStore, SessionFenceRow } from '../../store/prune.store.js'
 
 const LOUPE_TABLE = /^loupe_/
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i])

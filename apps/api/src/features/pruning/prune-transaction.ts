@@ -14,9 +14,8 @@ import type { AppDeps } from '../../deps.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { nodeDigest, nodeSha256 } from './hash.js'
 import type { PruneContext } from './prune-context.js'
-import { PruneConflict, PruneUnsupported, type PruneEffects } from './prune-store.js'
+import { PruneConflict, PruneUnsupported, type PruneEffects } from '../../store/prune.store.js'
 import { deferCheckpoints } from './pruning-runtime.js'
-import { createReceiptStore } from './receipts.store.js'
 
 export interface PruneRequest {
   messageID: string
@@ -39,8 +38,8 @@ const fail = (reason: PruneBlock['reason'], detail: string): TransactionOutcome 
  */
 export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: PruneRequest): TransactionOutcome {
   const { db } = deps.opencode
-  const { session, store, pruneStore } = ctx
-  const receipts = createReceiptStore(deps.opencode.layout)
+  const { session, store } = ctx
+  const pruneStore = store.prune
   const keyRequest: ReceiptRequest =
     request.selection.kind === 'allTechnical'
       ? { storage: session.storage, sessionID: session.id, messageID: request.messageID, revision: request.revision, allTechnical: true }
@@ -53,7 +52,7 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
       if (target) return { ok: false, block: target }
       const fence = fenceSession(pruneStore.sessionFence(db, session.id))
       if (fence) return { ok: false, block: fence }
-      const found = receipts.lookup(db, key, request.messageID)
+      const found = store.receipts.lookup(db, key, request.messageID)
       if (found.kind === 'found') return { ok: true, receipt: found.receipt, replay: true, effects: NO_EFFECTS, removedImages: [] }
       if (found.kind === 'foreign') return fail('unsupported_storage', 'A receipt row Loupe does not recognize is in the way.')
 
@@ -70,7 +69,7 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
       const now = deps.clock.now()
       const effects = pruneStore.apply(db, { sessionID: session.id, messageID: request.messageID, plan: plan.value, storedText: native.storedText, now, randomBytes: deps.randomBytes })
       const receipt: PruneReceipt = { status: 'pruned', messageID: request.messageID, revision: plan.value.nextRevision, removedCount: plan.value.removed.length }
-      receipts.save(db, { key, sessionID: session.id, receipt, now })
+      store.receipts.save(db, { key, sessionID: session.id, receipt, now })
       // The URIs only (no copy, no hashing while the write lock is held); settle hashes them.
       return { ok: true, receipt, replay: false, effects, removedImages: imageUrisInParts(native, plan.value.removed) }
     })

@@ -27,21 +27,21 @@ const SERVER_BUSY: PruneBlock = { reason: 'maintenance_required', detail: 'OpenC
  * file OpenCode uses (always, in Loupe); `opencode` is what a configured OpenCode server reported.
  */
 export async function previewMessage(deps: AppDeps, input: PreviewInput): Promise<PreviewResult> {
-  const ctx = pruneContext(deps, input.sessionID, input.storage)
+  const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return ctx
   const opencode = await sessionServerState(deps.config, ctx.session)
   const { db } = deps.opencode
   return db.read((): PreviewResult => {
-    const target = checkWriteTarget(deps.opencode, ctx.pruneStore, deps.pruning.schema)
+    const target = checkWriteTarget(deps.opencode, ctx.store.prune, deps.pruning.schema)
     if (target) return blocked(target)
-    const fence = opencode === 'busy' ? SERVER_BUSY : fenceSession(ctx.pruneStore.sessionFence(db, ctx.session.id))
+    const fence = opencode === 'busy' ? SERVER_BUSY : fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id))
     if (fence) return blocked(fence)
-    const bytes = ctx.pruneStore.storedBytes(db, ctx.session.id, input.messageID)
+    const bytes = ctx.store.prune.storedBytes(db, ctx.session.id, input.messageID)
     if (bytes === undefined) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
     if (bytes > LIMITS.messageStoredBytes) return blocked({ reason: 'not_deletable', detail: overEditLimit(bytes) })
     const [native] = ctx.store.loadMessages(db, ctx.session.id, [input.messageID], { canonical: true })
     if (!native) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
-    const media = checkMedia(ctx.pruneStore, native)
+    const media = checkMedia(ctx.store.prune, native)
     if (media) return blocked(media)
     const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
     if (!preview.ok) return blocked(preview.error)
@@ -64,7 +64,7 @@ async function serverAllows(deps: AppDeps, ctx: PruneContext): Promise<boolean> 
 
 /** Remove the selected technical parts of one message, if it is still exactly what was previewed. */
 export async function pruneMessage(deps: AppDeps, input: PruneInput): Promise<PruneResult> {
-  const ctx = pruneContext(deps, input.sessionID, input.storage)
+  const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return ctx
   if (!(await serverAllows(deps, ctx))) return blocked(SERVER_BUSY)
   const request: PruneRequest = { messageID: input.messageID, revision: input.revision, selection: { kind: 'indexes', indexes: input.indexes } }
@@ -78,7 +78,7 @@ export async function pruneMessage(deps: AppDeps, input: PruneInput): Promise<Pr
  * person saw: a message that changed answers `conflict`, never a wider deletion than was shown.
  */
 export async function pruneBatch(deps: AppDeps, input: PruneBatchInput): Promise<{ results: { messageID: string; result: PruneResult }[] }> {
-  const ctx = pruneContext(deps, input.sessionID, input.storage)
+  const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return { results: input.candidates.map((c) => ({ messageID: c.messageID, result: ctx })) }
   const busy = !(await serverAllows(deps, ctx))
   const results: { messageID: string; result: PruneResult }[] = []

@@ -1,7 +1,7 @@
 import { classifyPart } from '@loupe/domain'
 import { estimatePartTokens, modelTextOfPart } from '@loupe/domain/tokens'
 import type { AppDeps } from '../../deps.js'
-import { resolveSession } from './resolve-session.js'
+import { resolveSession } from '../../store/resolve-session.js'
 import type { GetSessionInput } from './sessions.schema.js'
 
 export interface BreakdownEntry {

@@ -2,8 +2,8 @@ import { bindScope, decodeCursor, encodeCursor, LIMITS, mibText, type NativeMess
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { MessageKey, MessageSlot, MessageWindow, OpenCodeStore } from '../../store/store.js'
-import { resolveSession } from './resolve-session.js'
-import { createReceiptStore, type PruneNote } from '../pruning/receipts.store.js'
+import { resolveSession } from '../../store/resolve-session.js'
+import type { PruneNote } from '../../store/receipts.store.js'
 import type { GetMessageInput, ListMessagesInput, PruneNotesInput } from './sessions.schema.js'
 
 type PageCursor = { dir: 'older' | 'newer'; t: number; id: string }
@@ -118,10 +118,9 @@ export function getMessage(deps: AppDeps, input: GetMessageInput): NativeMessage
 export function pruneNotes(deps: AppDeps, input: PruneNotesInput): { notes: PruneNote[] } {
   const { store, session } = resolveSession(deps.opencode, input.sessionID, input.storage)
   const { db } = deps.opencode
-  const receipts = createReceiptStore(deps.opencode.layout)
   return db.read(() => {
     // Only ids of this session's messages: another session's receipts are not this page's business.
     const own = [...new Set(input.messageIDs)].filter((id) => store.findMessageKey(db, session.id, id) !== undefined)
-    return { notes: receipts.notes(db, own) }
+    return { notes: store.receipts.notes(db, own) }
   })
 }

@@ -1,9 +1,9 @@
 import { isObject } from '@loupe/domain'
-import type { SqliteDb } from '../../lib/sqlite.js'
-import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from '../../store/media-blob.js'
-import type { GenerationLayout, StorageLayout } from '../../store/probe.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from './media-blob.js'
+import type { GenerationLayout, StorageLayout } from './probe.js'
 import { readSessionFence } from './session-fence.js'
-import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
+import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune.store.js'
 
 type Json = Record<string, unknown>
 
@@ -32,7 +32,6 @@ export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, m
   const suspended = layout.columns[table]?.includes('time_suspended') ?? false
   const events = layout.eventLog
   return {
-    generation: 'v2',
     media,
     tables: [table, 'session_message', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table, suspended, events }, sessionID),

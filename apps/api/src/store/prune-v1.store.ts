@@ -1,12 +1,12 @@
 import { isObject } from '@loupe/domain'
-import type { SqliteDb } from '../../lib/sqlite.js'
-import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from '../../store/media-blob.js'
-import type { StorageLayout } from '../../store/probe.js'
-import { chunk } from '../../store/session-row.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from './media-blob.js'
+import type { StorageLayout } from './probe.js'
+import { chunk } from './session-row.js'
 import { nextEventIds } from './event-ids.js'
 import type { EventLocator } from './event-locator.js'
 import { readSessionFence } from './session-fence.js'
-import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
+import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune.store.js'
 
 type Json = Record<string, unknown>
 
@@ -35,7 +35,6 @@ export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, l
   // An upgraded 2.x file adds `event.created` (ms), which OpenCode fills on every append.
   const created = layout.columns.event?.includes('created') ?? false
   return {
-    generation: 'v1',
     media,
     tables: ['session', 'message', 'part', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table: 'session', suspended: false, events }, sessionID),
