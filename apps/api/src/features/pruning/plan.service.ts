@@ -1,6 +1,6 @@
 import { LIMITS, messageCompletedAt, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
 import { estimatePartTokens } from '@loupe/domain/tokens'
-import type { AppDeps } from '../../deps.js'
+import type { PruningDeps } from './pruning.deps.js'
 import { AppError } from '../../errors.js'
 import type { MessageSlot, OpenCodeStore } from '../../store/store.js'
 import { checkWriteTarget, fenceSession } from './fences.js'
@@ -53,7 +53,7 @@ function planOne(store: OpenCodeStore, native: NativeMessage, only?: ReadonlySet
   }
 }
 
-function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot[], only?: ReadonlyMap<string, ReadonlySet<string>>): { plans: MessagePlan[]; natives: NativeMessage[] } {
+function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly MessageSlot[], only?: ReadonlyMap<string, ReadonlySet<string>>): { plans: MessagePlan[]; natives: NativeMessage[] } {
   const { db } = deps.opencode
   const plans: MessagePlan[] = []
   const loadable = slots.filter((s) => s.bytes <= LIMITS.messageStoredBytes).map((s) => s.key.id)
@@ -73,7 +73,7 @@ function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot
  * (message id → part keys), a message's candidate covers only those technical parts, with their
  * indexes. Messages not in the session answer `not_deletable`.
  */
-export function planMessages(deps: AppDeps, input: { sessionID: string; storage?: StorageGeneration; messageIDs: readonly string[]; parts?: ReadonlyMap<string, ReadonlySet<string>> }): MessagePlan[] {
+export function planMessages(deps: PruningDeps, input: { sessionID: string; storage?: StorageGeneration; messageIDs: readonly string[]; parts?: ReadonlyMap<string, ReadonlySet<string>> }): MessagePlan[] {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return input.messageIDs.map((messageID) => ({ messageID, status: 'blocked', reason: ctx.reason, detail: ctx.detail }))
   const { db } = deps.opencode
@@ -107,7 +107,7 @@ export interface SessionPlan {
  * What cleaning the whole session would remove, before anything happens: every finished assistant
  * message's technical parts with revisions, so the UI can run it in batches of 16 with progress.
  */
-export async function sessionPlan(deps: AppDeps, input: SessionPlanInput): Promise<SessionPlan> {
+export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): Promise<SessionPlan> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) throw new AppError('unsupported_storage', ctx.detail)
   const opencode = await sessionServerState(deps.config, ctx.session)

@@ -10,7 +10,7 @@ import {
   type ReceiptRequest,
 } from '@loupe/domain'
 import Database from 'better-sqlite3'
-import type { AppDeps } from '../../deps.js'
+import type { PruningDeps } from './pruning.deps.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { nodeDigest, nodeSha256 } from './hash.js'
 import type { PruneContext } from './prune-context.js'
@@ -36,7 +36,7 @@ const fail = (reason: PruneBlock['reason'], detail: string): TransactionOutcome 
  * stored content, the write, the receipt. Nothing awaits while it is open; any failure rolls back
  * both content and receipt. A busy database answers `maintenance_required`.
  */
-export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: PruneRequest): TransactionOutcome {
+export function runPruneTransaction(deps: PruningDeps, ctx: PruneContext, request: PruneRequest): TransactionOutcome {
   const { db } = deps.opencode
   const { session, store } = ctx
   const pruneStore = store.prune

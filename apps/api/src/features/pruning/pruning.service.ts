@@ -1,7 +1,7 @@
 import { LIMITS, overEditLimit, previewPrune, type PrunablePart, type PruneBlock, type PruneReceipt } from '@loupe/domain'
 import { estimatePartTokens } from '@loupe/domain/tokens'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import type { AppDeps } from '../../deps.js'
+import type { PruningDeps } from './pruning.deps.js'
 import { sha256Text } from '../../lib/hash.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { nodeDigest } from './hash.js'
@@ -26,7 +26,7 @@ const SERVER_BUSY: PruneBlock = { reason: 'maintenance_required', detail: 'OpenC
  * and the revision a prune must quote. Read-only. `liveMutation` says the write goes to the live
  * file OpenCode uses (always, in Loupe); `opencode` is what a configured OpenCode server reported.
  */
-export async function previewMessage(deps: AppDeps, input: PreviewInput): Promise<PreviewResult> {
+export async function previewMessage(deps: PruningDeps, input: PreviewInput): Promise<PreviewResult> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return ctx
   const opencode = await sessionServerState(deps.config, ctx.session)
@@ -50,7 +50,7 @@ export async function previewMessage(deps: AppDeps, input: PreviewInput): Promis
 }
 
 /** Publish after commit, and again for an identical retry: every open tab re-reads the message. */
-function settle(deps: AppDeps, ctx: PruneContext, outcome: ReturnType<typeof runPruneTransaction>): PruneResult {
+function settle(deps: PruningDeps, ctx: PruneContext, outcome: ReturnType<typeof runPruneTransaction>): PruneResult {
   if (!outcome.ok) return blocked(outcome.block)
   const { receipt } = outcome
   deps.events.emit('pruned', { sessionID: ctx.session.id, messageID: receipt.messageID, revision: receipt.revision, storage: ctx.session.storage })
@@ -58,12 +58,12 @@ function settle(deps: AppDeps, ctx: PruneContext, outcome: ReturnType<typeof run
   return receipt
 }
 
-async function serverAllows(deps: AppDeps, ctx: PruneContext): Promise<boolean> {
+async function serverAllows(deps: PruningDeps, ctx: PruneContext): Promise<boolean> {
   return (await sessionServerState(deps.config, ctx.session)) !== 'busy'
 }
 
 /** Remove the selected technical parts of one message, if it is still exactly what was previewed. */
-export async function pruneMessage(deps: AppDeps, input: PruneInput): Promise<PruneResult> {
+export async function pruneMessage(deps: PruningDeps, input: PruneInput): Promise<PruneResult> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return ctx
   if (!(await serverAllows(deps, ctx))) return blocked(SERVER_BUSY)
@@ -77,7 +77,7 @@ export async function pruneMessage(deps: AppDeps, input: PruneInput): Promise<Pr
  * Up to 16 messages, each its own "all technical parts" transaction keyed by the revision the
  * person saw: a message that changed answers `conflict`, never a wider deletion than was shown.
  */
-export async function pruneBatch(deps: AppDeps, input: PruneBatchInput): Promise<{ results: { messageID: string; result: PruneResult }[] }> {
+export async function pruneBatch(deps: PruningDeps, input: PruneBatchInput): Promise<{ results: { messageID: string; result: PruneResult }[] }> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return { results: input.candidates.map((c) => ({ messageID: c.messageID, result: ctx })) }
   const busy = !(await serverAllows(deps, ctx))

@@ -5,11 +5,14 @@ import type { AppDeps } from '../../deps.js'
 import { fileHolders } from '../../opencode/file-holders.js'
 import type { ReclaimPhase, ReclaimStatus } from './reclaim-runner.js'
 
+/** A reclaim rebuilds the opened file and the search sidecar, reporting through pruning's runner. */
+export type ReclaimDeps = Pick<AppDeps, 'opencode' | 'pruning' | 'clock' | 'config' | 'searchIndex'>
+
 export type ReclaimStart =
   | { status: 'started' }
   | { status: 'blocked'; reason: 'maintenance_required' | 'unavailable'; detail: string }
 
-async function opencodeAnswers(deps: AppDeps): Promise<boolean> {
+async function opencodeAnswers(deps: ReclaimDeps): Promise<boolean> {
   if (!deps.config.opencodeUrl) return false
   try {
     const res = await fetch(`${deps.config.opencodeUrl}/global/health`, { signal: AbortSignal.timeout(1500) })
@@ -20,7 +23,7 @@ async function opencodeAnswers(deps: AppDeps): Promise<boolean> {
 }
 
 /** What a reclaim would work on, and whether it can run now. */
-export function reclaimCheck(deps: AppDeps) {
+export function reclaimCheck(deps: ReclaimDeps) {
   const { db } = deps.opencode
   const pageSize = Number(db.raw.pragma('page_size', { simple: true }))
   const pages = Number(db.raw.pragma('page_count', { simple: true }))
@@ -54,7 +57,7 @@ const STOP_OPENCODE = 'Stop OpenCode, then press Reclaim: it has the database op
  * connection, never on the server's event loop. Refused while OpenCode holds the file, or when the
  * disk lacks room for a rebuilt copy. Progress: `reclaimStatus` (WAL growth against the live size).
  */
-export async function startReclaim(deps: AppDeps): Promise<ReclaimStart> {
+export async function startReclaim(deps: ReclaimDeps): Promise<ReclaimStart> {
   if (deps.opencode.readonly) return { status: 'blocked', reason: 'unavailable', detail: 'Loupe opened this file read-only.' }
   const check = reclaimCheck(deps)
   if (check.holders.length > 0) return { status: 'blocked', reason: 'maintenance_required', detail: `${STOP_OPENCODE} (process ${check.holders.join(', ')})` }
