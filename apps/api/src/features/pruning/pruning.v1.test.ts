@@ -115,19 +115,6 @@ describe('pruning 1.x storage (real OpenCode 1.18.33 database)', () => {
     })
   })
 
-  it('answers an identical retry with the same receipt, emits again, and writes nothing', async () => {
-    const { revision } = await readMessage(caller, SESSION, MESSAGE, 'v1')
-    const request = { sessionID: SESSION, messageID: MESSAGE, revision, indexes: [4] }
-    const first = await caller.pruning.prune(request)
-    const snapshot = snapshotDb(deps.opencode.path)
-    const { value: again, events } = await collectPruned(deps, () => caller.pruning.prune({ ...request, storage: 'v1' }))
-    expect(again).toEqual(first)
-    expect(events).toHaveLength(1)
-    expect(diffSnapshots(snapshot, snapshotDb(deps.opencode.path))).toEqual({ changed: [], added: [], removed: [] })
-    // The same revision with other indexes is not a retry: the content moved on.
-    expect(await caller.pruning.prune({ ...request, indexes: [1] })).toMatchObject({ status: 'blocked', reason: 'conflict' })
-  })
-
   it('removes every technical part of a whole session through sessionPlan and pruneBatch', async () => {
     const plan = await caller.pruning.sessionPlan({ sessionID: SESSION })
     expect(plan.block).toBeNull()
