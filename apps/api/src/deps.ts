@@ -35,7 +35,7 @@ export interface AppDeps {
   events: EventBus
   /** The full-text search sidecar and its indexer. */
   searchIndex: SearchIndex
-  /** Pruning's state between requests: the running reclaim, the checked schema, the WAL policy. */
+  /** Pruning's state between requests: the running reclaim, the WAL policy. */
   pruning: PruningRuntime
   /** Cryptographically secure random bytes (share tokens). */
   randomBytes(size: number): Buffer

@@ -135,4 +135,6 @@ export interface SharedRoles {
   receipts: ReceiptStore
   /** Where each 1.x part's events are (a cache over the file's event log). */
   locator: EventLocator
+  /** The file's `schema_version` when the write fences last compared its whole schema to the probe. */
+  schema: { checkedVersion: number | null }
 }

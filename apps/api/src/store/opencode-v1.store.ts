@@ -150,7 +150,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
   return {
     generation: 'v1',
     layout,
-    prune: createPruneV1Store(storage, support, shared.locator),
+    prune: createPruneV1Store(storage, support, shared),
     gallery: createGalleryV1Store(support),
     receipts: shared.receipts,
     partKeyAt(message, index) {

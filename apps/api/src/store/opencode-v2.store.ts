@@ -129,7 +129,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
   return {
     generation: 'v2',
     layout,
-    prune: createPruneV2Store(layout, storage, support),
+    prune: createPruneV2Store(layout, storage, support, shared),
     gallery: createGalleryV2Store(support),
     receipts: shared.receipts,
     partKeyAt: (_message, index) => String(index),

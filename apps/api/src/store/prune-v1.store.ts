@@ -5,6 +5,7 @@ import type { StorageLayout } from './probe.js'
 import { chunk } from './session-row.js'
 import { nextEventIds } from './event-ids.js'
 import type { EventLocator } from './event-locator.js'
+import type { SharedRoles } from './opencode-store.js'
 import { readSessionFence } from './session-fence.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune.store.js'
 
@@ -30,12 +31,14 @@ export function minimalV1Part(part: Json): Json {
  * events, and append one `message.part.removed.1` per part exactly as OpenCode's own `part.delete`
  * does (next seq, `event_sequence` advanced first). Events are never deleted or renumbered.
  */
-export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, locator: EventLocator): PruneStore {
+export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, shared: Pick<SharedRoles, 'locator' | 'schema'>): PruneStore {
+  const { locator } = shared
   const events = layout.eventLog
   // An upgraded 2.x file adds `event.created` (ms), which OpenCode fills on every append.
   const created = layout.columns.event?.includes('created') ?? false
   return {
     media,
+    schema: shared.schema,
     tables: ['session', 'message', 'part', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table: 'session', suspended: false, events }, sessionID),
     storedBytes(db, sessionID, messageID) {

@@ -45,6 +45,8 @@ export interface PruneStore {
   readonly media: MediaSupport
   /** The tables whose shape the write depends on (checked against the probed layout in the transaction). */
   readonly tables: readonly string[]
+  /** The file's schema version last checked in full inside a write transaction (shared by the file's generations). */
+  readonly schema: { checkedVersion: number | null }
   sessionFence(db: SqliteDb, sessionID: string): SessionFenceRow | undefined
   /** Stored bytes of the message (row plus parts), or undefined when it is not in this session. */
   storedBytes(db: SqliteDb, sessionID: string, messageID: string): number | undefined

@@ -42,9 +42,9 @@ const compareNewestFirst = (a: SessionRecord, b: SessionRecord): number =>
 
 const EMPTY_STATS: SessionStats = { messages: 0, parts: 0, bytes: { messages: 0, parts: 0, events: 0 } }
 
-/** The stores of one opened file, built once after probing; per-file state (receipts, the event locator) is shared by both. */
+/** The stores of one opened file, built once after probing; per-file state (receipts, the event locator, the checked schema) is shared by both. */
 export function createStores(layout: StorageLayout): OpenCodeStores {
-  const shared = { receipts: createReceiptStore(layout), locator: createEventLocator() }
+  const shared = { receipts: createReceiptStore(layout), locator: createEventLocator(), schema: { checkedVersion: null } }
   const all = layout.generations.map((g) => (g.generation === 'v1' ? createOpenCodeV1Store(g, layout, shared) : createOpenCodeV2Store(g, layout, shared)))
   const byGeneration: OpenCodeStores['byGeneration'] = Object.fromEntries(all.map((s) => [s.generation, s]))
   return {

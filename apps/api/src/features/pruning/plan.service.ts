@@ -113,7 +113,7 @@ export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): P
   const opencode = await sessionServerState(deps.config, ctx.session)
   const { db } = deps.opencode
   return db.read(() => {
-    const block = checkWriteTarget(deps.opencode, ctx.store.prune, deps.pruning.schema) ?? fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id)) ?? null
+    const block = checkWriteTarget(deps.opencode, ctx.store.prune) ?? fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id)) ?? null
     const plan: SessionPlan = {
       sessionID: ctx.session.id,
       storage: ctx.session.storage,

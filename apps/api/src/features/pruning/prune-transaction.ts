@@ -48,7 +48,7 @@ export function runPruneTransaction(deps: PruningDeps, ctx: PruneContext, reques
   deferCheckpoints(deps)
   try {
     const outcome = db.write((): TransactionOutcome => {
-      const target = checkWriteTarget(deps.opencode, pruneStore, deps.pruning.schema)
+      const target = checkWriteTarget(deps.opencode, pruneStore)
       if (target) return { ok: false, block: target }
       const fence = fenceSession(pruneStore.sessionFence(db, session.id))
       if (fence) return { ok: false, block: fence }

@@ -3,11 +3,10 @@ import { createReclaimRunner, type ReclaimRunner } from './reclaim-runner.js'
 
 /**
  * What pruning keeps between requests, per Loupe process (a deps field; tests get their own):
- * the one running reclaim, and the schema version last checked in full inside a write transaction.
+ * the one running reclaim, and whether checkpoints were deferred on the connection.
  */
 export interface PruningRuntime {
   reclaim: ReclaimRunner
-  schema: { checkedVersion: number | null }
   wal: { deferred: boolean }
 }
 
@@ -18,7 +17,7 @@ export interface WalDeps {
 }
 
 export function createPruningRuntime(): PruningRuntime {
-  return { reclaim: createReclaimRunner(), schema: { checkedVersion: null }, wal: { deferred: false } }
+  return { reclaim: createReclaimRunner(), wal: { deferred: false } }
 }
 
 const WAL_FOLD_BYTES = 8 * 1024 * 1024

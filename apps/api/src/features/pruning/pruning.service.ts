@@ -32,7 +32,7 @@ export async function previewMessage(deps: PruningDeps, input: PreviewInput): Pr
   const opencode = await sessionServerState(deps.config, ctx.session)
   const { db } = deps.opencode
   return db.read((): PreviewResult => {
-    const target = checkWriteTarget(deps.opencode, ctx.store.prune, deps.pruning.schema)
+    const target = checkWriteTarget(deps.opencode, ctx.store.prune)
     if (target) return blocked(target)
     const fence = opencode === 'busy' ? SERVER_BUSY : fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id))
     if (fence) return blocked(fence)
