@@ -21,11 +21,11 @@ import { isBase64BodyFast } from '../../lib/base64.js'
 import { sha256Bytes, sha256Text } from '../../lib/hash.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { mediaRefDigest, readMediaBlob } from '../../store/media-blob.js'
+import type { GalleryStore, StoredFileProbe } from '../../store/gallery.store.js'
 import { buildProof, olderRows, type ProofInput } from './gallery-proof.js'
 import { loadItems } from './gallery-rows.js'
 import type { ImageReference, ImageReferenceInput } from './gallery.schema.js'
 import { resolveGallery, type GalleryDeps, type GalleryScope } from './gallery.service.js'
-import type { GalleryStore, StoredFileProbe } from '../../store/gallery.store.js'
 
 export interface LocatedImage {
   mime: GalleryMime

@@ -1,12 +1,12 @@
 import { LIMITS, messageCompletedAt, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
 import { estimatePartTokens } from '@loupe/domain/tokens'
-import type { PruningDeps } from './pruning.deps.js'
 import { AppError } from '../../errors.js'
 import type { MessageSlot, OpenCodeStore } from '../../store/store.js'
 import { checkWriteTarget, fenceSession } from './fences.js'
 import { nodeDigest } from './hash.js'
 import { sessionServerState, type ServerState } from './opencode-status.js'
 import { pruneContext, type PruneContext } from './prune-context.js'
+import type { PruningDeps } from './pruning.deps.js'
 import type { SessionPlanInput } from './pruning.schema.js'
 
 /** One message as a whole-message cleanup candidate, or why it is not one. Stable: search uses it. */

@@ -10,12 +10,12 @@ import {
   type ReceiptRequest,
 } from '@loupe/domain'
 import Database from 'better-sqlite3'
-import type { PruningDeps } from './pruning.deps.js'
+import { PruneConflict, PruneUnsupported, type PruneEffects } from '../../store/prune.store.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { nodeDigest, nodeSha256 } from './hash.js'
 import type { PruneContext } from './prune-context.js'
-import { PruneConflict, PruneUnsupported, type PruneEffects } from '../../store/prune.store.js'
 import { deferCheckpoints } from './pruning-runtime.js'
+import type { PruningDeps } from './pruning.deps.js'
 
 export interface PruneRequest {
   messageID: string
