@@ -38,7 +38,7 @@ export interface AppDeps {
   events: EventBus
   /** The full-text search sidecar and its indexer. */
   searchIndex: SearchIndex
-  /** Pruning's state between requests: the running reclaim, the event locator, the checked schema. */
+  /** Pruning's state between requests: the running reclaim, the WAL policy. */
   pruning: PruningRuntime
   /** Cryptographically secure random bytes (share tokens). */
   randomBytes(size: number): Buffer

@@ -1,8 +1,9 @@
+import type { StorageGeneration } from '@loupe/domain'
 import { EventEmitter, on } from 'node:events'
 
 /** Events other tabs follow. Payloads hold ids and hashes only. */
 export interface LoupeEvents {
-  pruned: { sessionID: string; messageID: string; revision: string; storage: 'v1' | 'v2' }
+  pruned: { sessionID: string; messageID: string; revision: string; storage: StorageGeneration }
   indexProgress: { state: string; indexedParts: number; totalParts: number; mbPerSecond?: number }
   /** Internal (never sent to a client): digests of stored image URIs a prune removed, for derived copies. */
   imagesPruned: { digests: string[] }

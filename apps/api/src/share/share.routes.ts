@@ -10,8 +10,7 @@ import { targetSchema } from '../features/gallery/gallery.schema.js'
 import { listImages } from '../features/gallery/gallery.service.js'
 import { sendImage } from '../features/gallery/image-response.js'
 import type { Thumbnailer } from '../features/gallery/thumbnails.js'
-import { lookupShare, shareStatus } from './shares.service.js'
-import type { ShareRow } from './shares.store.js'
+import { lookupShare, sessionOf, shareStatus, type OpenShare } from './shares.service.js'
 
 const tokenParams = z.object({ token: z.string().max(200) })
 const imageParams = tokenParams.extend({ target: targetSchema })
@@ -35,7 +34,7 @@ export async function shareRoutes(app: FastifyInstance, deps: AppDeps, thumbnail
     void reply.header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex, nofollow')
   })
 
-  const authorize = (request: FastifyRequest, reply: FastifyReply): ShareRow | undefined => {
+  const authorize = (request: FastifyRequest, reply: FastifyReply): OpenShare | undefined => {
     const token = tokenParams.safeParse(request.params).data?.token ?? ''
     const found = lookupShare(deps, token)
     if (found.ok) return found.share
@@ -58,10 +57,8 @@ export async function shareRoutes(app: FastifyInstance, deps: AppDeps, thumbnail
     if (!share) return reply
     const query = pageQuery.safeParse(request.query ?? {})
     if (!query.success) throw new AppError('invalid_input', 'Bad cursor.')
-    const storage = share.storage === 'v1' ? 'v1' : 'v2'
-    const page = listImages(deps, { sessionID: share.session_id, storage, ...query.data }, { shared: true })
-    const store = deps.opencode.stores.byGeneration[storage]
-    const session = store && deps.opencode.db.read(() => store.getSession(deps.opencode.db, share.session_id))
+    const page = listImages(deps, { sessionID: share.session_id, storage: share.storage, ...query.data }, { shared: true })
+    const session = sessionOf(deps, share)
     let body: Record<string, unknown> = page
     if (page.status === 'page') {
       const { promptsGranted: _granted, ...rest } = page
@@ -76,7 +73,7 @@ export async function shareRoutes(app: FastifyInstance, deps: AppDeps, thumbnail
     if (!share) return reply
     const params = imageParams.safeParse(request.params)
     if (!params.success) throw new AppError('invalid_input', 'Bad image link.')
-    const image = locateImage(deps, share.session_id, params.data.target, share.storage === 'v1' ? 'v1' : 'v2')
+    const image = locateImage(deps, share.session_id, params.data.target, share.storage)
     return sendImage(request, reply, image, thumbnails)
   })
 }

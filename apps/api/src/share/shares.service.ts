@@ -2,10 +2,14 @@ import type { StorageGeneration } from '@loupe/domain'
 import { z } from 'zod'
 import type { AppConfig, AppDeps } from '../deps.js'
 import { AppError } from '../errors.js'
-import { sessionIdSchema, storageSchema } from '../features/sessions/sessions.schema.js'
-import { resolveSession } from '../features/sessions/resolve-session.js'
+import { parseStorage, sessionIdSchema, storageSchema } from '../store/session-ids.schema.js'
+import type { SessionRecord } from '../store/store.js'
+import { resolveSession } from '../store/resolve-session.js'
 import { createShareToken, hashShareToken, TOKEN_PATTERN } from './share-token.js'
 import { findShare, findShareByHash, insertShare, listShares as listShareRows, revokeShare as revokeShareRow, type ShareRow } from './shares.store.js'
+
+/** Shares live in Loupe's own file; they name sessions of the opened OpenCode file. */
+export type SharesDeps = Pick<AppDeps, 'opencode' | 'loupeDb' | 'clock' | 'config' | 'randomBytes'>
 
 const MINUTE = 60
 const DAY = 24 * 60 * MINUTE
@@ -24,7 +28,8 @@ export type ShareStatus = 'active' | 'expired' | 'revoked'
 export interface ShareView {
   id: string
   sessionID: string
-  storage: StorageGeneration
+  /** null only for a stored row naming no generation Loupe knows (its links open nothing). */
+  storage: StorageGeneration | null
   sessionTitle: string | null
   /** The token's last 4 characters (the token itself is shown only once, when created). */
   hint: string
@@ -66,14 +71,22 @@ export function shareLinks(config: AppConfig, token: string): ShareLinks {
 export const shareStatus = (row: ShareRow, now: number): ShareStatus =>
   row.revoked_at !== null ? 'revoked' : row.expires_at <= now ? 'expired' : 'active'
 
-function toView(deps: AppDeps, row: ShareRow): ShareView {
-  const storage = row.storage === 'v1' ? 'v1' : 'v2'
-  const store = deps.opencode.stores.byGeneration[storage]
-  const session = store ? deps.opencode.db.read(() => store.getSession(deps.opencode.db, row.session_id)) : undefined
+/** A share row whose storage names a generation Loupe knows (lookupShare refuses any other). */
+export type OpenShare = ShareRow & { storage: StorageGeneration }
+
+/** The shared session as it is now, or undefined when it is gone or its generation is not in this file. */
+export function sessionOf(deps: Pick<AppDeps, 'opencode'>, share: Pick<ShareRow, 'session_id' | 'storage'>): SessionRecord | undefined {
+  const storage = parseStorage(share.storage)
+  const store = storage && deps.opencode.stores.byGeneration[storage]
+  return store && deps.opencode.db.read(() => store.getSession(deps.opencode.db, share.session_id))
+}
+
+function toView(deps: SharesDeps, row: ShareRow): ShareView {
+  const session = sessionOf(deps, row)
   return {
     id: row.id,
     sessionID: row.session_id,
-    storage,
+    storage: parseStorage(row.storage) ?? null,
     sessionTitle: session?.title ?? null,
     hint: row.token_hint,
     createdAt: row.created_at,
@@ -83,14 +96,14 @@ function toView(deps: AppDeps, row: ShareRow): ShareView {
   }
 }
 
-function commit<T>(deps: AppDeps, fn: () => T): T {
+function commit<T>(deps: SharesDeps, fn: () => T): T {
   const outcome = deps.loupeDb.write(fn, 2000)
   if (!outcome.ok) throw new AppError('unavailable', "Loupe's own database is busy; try again.")
   return outcome.value
 }
 
 /** A new link to one session's gallery. The token appears in this answer and nowhere else. */
-export function createShare(deps: AppDeps, input: z.infer<typeof createShareInput>) {
+export function createShare(deps: SharesDeps, input: z.infer<typeof createShareInput>) {
   const { session } = resolveSession(deps.opencode, input.sessionID, input.storage)
   const token = createShareToken(deps.randomBytes)
   const now = deps.clock.now()
@@ -108,12 +121,12 @@ export function createShare(deps: AppDeps, input: z.infer<typeof createShareInpu
   return { share: toView(deps, row), ...shareLinks(deps.config, token.token) }
 }
 
-export function listShares(deps: AppDeps, input: z.infer<typeof listSharesInput>) {
+export function listShares(deps: SharesDeps, input: z.infer<typeof listSharesInput>) {
   return { shares: listShareRows(deps.loupeDb, input?.sessionID, 500).map((row) => toView(deps, row)), reach: shareReach(deps.config) }
 }
 
 /** Revoke a link: from this moment its pages and images answer 410. */
-export function revokeShare(deps: AppDeps, input: z.infer<typeof revokeShareInput>): ShareView {
+export function revokeShare(deps: SharesDeps, input: z.infer<typeof revokeShareInput>): ShareView {
   const now = deps.clock.now()
   const row = commit(deps, () => {
     revokeShareRow(deps.loupeDb, input.id, now)
@@ -123,14 +136,15 @@ export function revokeShare(deps: AppDeps, input: z.infer<typeof revokeShareInpu
   return toView(deps, row)
 }
 
-export type ShareLookup = { ok: true; share: ShareRow } | { ok: false; status: 404 | 410; reason: 'unknown' | 'expired' | 'revoked' }
+export type ShareLookup = { ok: true; share: OpenShare } | { ok: false; status: 404 | 410; reason: 'unknown' | 'expired' | 'revoked' }
 
 /** The share a token opens, checked on every request (nothing is cached, so revocation is immediate). */
-export function lookupShare(deps: AppDeps, token: string): ShareLookup {
+export function lookupShare(deps: SharesDeps, token: string): ShareLookup {
   if (!TOKEN_PATTERN.test(token)) return { ok: false, status: 404, reason: 'unknown' }
   const row = findShareByHash(deps.loupeDb, hashShareToken(token))
-  if (!row) return { ok: false, status: 404, reason: 'unknown' }
+  const storage = row && parseStorage(row.storage)
+  if (!row || !storage) return { ok: false, status: 404, reason: 'unknown' }
   const status = shareStatus(row, deps.clock.now())
   if (status !== 'active') return { ok: false, status: 410, reason: status }
-  return { ok: true, share: row }
+  return { ok: true, share: { ...row, storage } }
 }

@@ -1,5 +1,5 @@
 import type { SqliteDb } from '../lib/sqlite.js'
-import type { BreakdownRow } from './store.js'
+import type { BreakdownRow } from './opencode-store.js'
 
 /** Bytes of a session's event log by event type: on 1.x usually most of the file. */
 export function eventBreakdown(db: SqliteDb, sessionID: string): BreakdownRow[] {

@@ -2,132 +2,174 @@ import { objectPieces, type CanonicalNativeMessage, type CanonicalPieces, type J
 import { sql } from 'kysely'
 import { createQueryBuilder } from '../lib/query-builder.js'
 import type { SqliteDb } from '../lib/sqlite.js'
+import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
+import { ownSessionsWhere } from './experimental-rows.js'
+import { createGalleryV1Store } from './gallery-v1.store.js'
+import { createV1IndexSource } from './index-source-v1.store.js'
+import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
+import type { BreakdownRow, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats, SharedRoles } from './opencode-store.js'
 import type { OpenCodeV1DB } from './opencode-v1.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
+import { createPruneV1Store } from './prune-v1.store.js'
 import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'
-import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
-import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
-import { ownSessionsWhere } from './experimental-rows.js'
-import { createV1IndexSource } from './index-source-v1.store.js'
-import type { BreakdownRow, MessageKey, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats } from './store.js'
 
 const qb = createQueryBuilder<OpenCodeV1DB>()
 
-/** OpenCode 1.x: `session`, `message` (info JSON) and `part` (one row per part), read as OpenCode's API does. */
-export function createOpenCodeV1Store(layout: GenerationLayout, storage: StorageLayout): OpenCodeStore {
-  const own = ownSessionsWhere(layout, storage, 'session')
-  const hasEvents = storage.eventLog
-  const media = mediaSupport(storage) === 'recognized'
+/** The 1.x `session` rows; where 1.18's experimental 2.x sessions share the table, without theirs (experimental-rows.ts). */
+function sessionRows(own: string | null) {
+  const q = qb.selectFrom('session').selectAll('session')
+  return own ? q.where(sql<boolean>`${sql.raw(own)}`) : q
+}
+type SessionRows = ReturnType<typeof sessionRows>
 
-  const sessions = () => {
-    const q = qb.selectFrom('session').selectAll('session')
-    return own ? q.where(sql<boolean>`${sql.raw(own)}`) : q
+function listV1Sessions(db: SqliteDb, sessions: SessionRows, query: SessionListQuery) {
+  let q = sessions
+  if (!query.includeArchived) q = q.where('session.time_archived', 'is', null)
+  if (query.rootsOnly) q = q.where('session.parent_id', 'is', null)
+  if (query.parentID) q = q.where('session.parent_id', '=', query.parentID)
+  if (query.projectID) q = q.where('session.project_id', '=', query.projectID)
+  if (query.directory) q = q.where('session.directory', '=', query.directory)
+  if (query.search) {
+    const s = query.search.toLowerCase()
+    q = q.where(sql<boolean>`(instr(lower(session.title), ${s}) > 0 OR instr(lower(session.directory), ${s}) > 0 OR session.id = ${query.search})`)
   }
+  const before = query.before
+  if (before) {
+    q = q.where((eb) => eb(eb.refTuple('session.time_updated', 'session.id'), before.inclusive ? '<=' : '<', eb.tuple(before.timeUpdated, before.id)))
+  }
+  const rows = db.all(q.orderBy('session.time_updated', 'desc').orderBy('session.id', 'desc').limit(query.limit))
+  return rows.map((row) => toSessionRecord('v1', row))
+}
 
+/** Row counts and stored bytes per session: `message` and `part` rows, and the event log's when it has one. */
+function v1SessionStats(db: SqliteDb, ids: readonly string[], hasEvents: boolean): Map<string, SessionStats> {
+  const stats = new Map<string, SessionStats>(ids.map((id) => [id, { messages: 0, parts: 0, bytes: { messages: 0, parts: 0, events: 0 } }]))
+  const sums = (table: 'message' | 'part', group: string[]) =>
+    db.all(
+      qb.selectFrom(table).select(['session_id', sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
+        .where('session_id', 'in', group).groupBy('session_id'),
+    )
+  for (const group of chunk(ids)) {
+    for (const m of sums('message', group)) Object.assign(stats.get(m.session_id)!, { messages: m.n }).bytes.messages = m.bytes
+    for (const p of sums('part', group)) Object.assign(stats.get(p.session_id)!, { parts: p.n }).bytes.parts = p.bytes
+    if (!hasEvents) continue
+    for (const [id, bytes] of eventBytesBySession(db, group)) stats.get(id)!.bytes.events = bytes
+  }
+  return stats
+}
+
+/** Message positions `(time_created, id)` from the window's anchor, in transcript order, sized with their parts. */
+function v1MessageSlots(db: SqliteDb, sessionID: string, window: MessageWindow, limit: number): MessageSlot[] {
+  let q = qb.selectFrom('message').select(['id', 'time_created', sql<number>`octet_length(data)`.as('bytes')]).where('session_id', '=', sessionID)
+  const descending = window.kind === 'latest' || window.kind === 'before'
+  if (window.kind === 'before' || window.kind === 'after' || window.kind === 'at') {
+    const { t, id } = window.key
+    const op = window.kind === 'before' ? '<' : window.kind === 'after' ? '>' : '>='
+    q = q.where((eb) => eb(eb.refTuple('time_created', 'id'), op, eb.tuple(t, id)))
+  }
+  const order = descending ? 'desc' : 'asc'
+  const rows = db.all(q.orderBy('time_created', order).orderBy('id', order).limit(limit))
+  if (descending) rows.reverse()
+  const partBytes = new Map<string, number>()
+  for (const group of chunk(rows.map((r) => r.id))) {
+    const sums = db.all(
+      qb.selectFrom('part').select(['message_id', sql<number>`sum(octet_length(data))`.as('bytes')])
+        .where('message_id', 'in', group).groupBy('message_id'),
+    )
+    for (const s of sums) partBytes.set(s.message_id, s.bytes)
+  }
+  return rows.map((r): MessageSlot => ({ key: { t: r.time_created, id: r.id }, bytes: r.bytes + (partBytes.get(r.id) ?? 0) }))
+}
+
+type PartsOf = Map<string, { parts: JsonObject[]; canonical: (CanonicalPieces | undefined)[] }>
+
+/** The parts of these messages in id order, each with its ids set as OpenCode's API reads them. */
+function readV1Parts(db: SqliteDb, sessionID: string, group: string[], opts: { inline: boolean; canonical: boolean }): PartsOf {
+  const parts = db.all(
+    qb.selectFrom('part').select(['id', 'message_id', 'data']).where('message_id', 'in', group).where('session_id', '=', sessionID)
+      .orderBy('message_id').orderBy('id'),
+  )
+  const byMessage: PartsOf = new Map()
+  for (const p of parts) {
+    const entry = byMessage.get(p.message_id) ?? { parts: [], canonical: [] }
+    const read = parseObjectCanonical(p.data, opts.canonical)
+    const overrides = { id: p.id, sessionID, messageID: p.message_id }
+    entry.parts.push({ ...(read.value ?? {}), ...overrides })
+    // A part whose media refs are inlined reads differently from its text: serialized from the value.
+    const known = read.canonical && !(opts.inline && mayHoldMediaRef(p.data)) ? read.canonical : null
+    entry.canonical.push(known ? objectPieces(known.members, overrides) : undefined)
+    byMessage.set(p.message_id, entry)
+  }
+  return byMessage
+}
+
+function loadV1Messages(db: SqliteDb, sessionID: string, ids: readonly string[], opts: { inline: boolean; canonical: boolean }): CanonicalNativeMessage[] {
+  const out: CanonicalNativeMessage[] = []
+  for (const group of chunk(ids)) {
+    const rows = db.all(qb.selectFrom('message').select(['id', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
+    const byMessage = readV1Parts(db, sessionID, group, opts)
+    const byId = new Map(rows.map((r) => [r.id, r]))
+    for (const id of group) {
+      const row = byId.get(id)
+      if (!row) continue
+      const entry = byMessage.get(id) ?? { parts: [], canonical: [] }
+      const info = { ...(parseObject(row.data) ?? {}), id, sessionID }
+      const message: CanonicalNativeMessage = { storage: 'v1', id: id as MessageID, info, parts: opts.inline ? inlineMediaRefs(db, entry.parts) : entry.parts }
+      if (opts.canonical) message.canonicalItems = entry.canonical
+      out.push(message)
+    }
+  }
+  return out
+}
+
+function v1BytesBreakdown(db: SqliteDb, sessionID: string, hasEvents: boolean): BreakdownRow[] {
+  const rows: BreakdownRow[] = db.allSql<BreakdownRow>(
+    `SELECT 'part' AS area, coalesce(json_extract(data, '$.type'), '?') AS kind,
+            CASE WHEN json_extract(data, '$.type') = 'tool' THEN json_extract(data, '$.tool') END AS tool,
+            count(*) AS count, sum(octet_length(data)) AS bytes
+       FROM part WHERE session_id = ? GROUP BY 2, 3`,
+    [sessionID],
+  )
+  const info = db.getSql<{ count: number; bytes: number | null }>(
+    `SELECT count(*) AS count, sum(octet_length(data)) AS bytes FROM message WHERE session_id = ?`, [sessionID])
+  if (info?.count) rows.push({ area: 'message', kind: 'info', tool: null, count: info.count, bytes: info.bytes ?? 0 })
+  if (hasEvents) rows.push(...eventBreakdown(db, sessionID))
+  return rows
+}
+
+/** OpenCode 1.x: `session`, `message` (info JSON) and `part` (one row per part), read as OpenCode's API does. */
+export function createOpenCodeV1Store(layout: GenerationLayout, storage: StorageLayout, shared: SharedRoles): OpenCodeStore {
+  const sessions = sessionRows(ownSessionsWhere(layout, storage, 'session'))
+  const hasEvents = storage.eventLog
+  const support = mediaSupport(storage)
+  const media = support === 'recognized'
   return {
     generation: 'v1',
     layout,
     indexSource: createV1IndexSource(layout, storage),
-    listSessions(db, query: SessionListQuery) {
-      let q = sessions()
-      if (!query.includeArchived) q = q.where('session.time_archived', 'is', null)
-      if (query.rootsOnly) q = q.where('session.parent_id', 'is', null)
-      if (query.parentID) q = q.where('session.parent_id', '=', query.parentID)
-      if (query.projectID) q = q.where('session.project_id', '=', query.projectID)
-      if (query.directory) q = q.where('session.directory', '=', query.directory)
-      if (query.search) {
-        const s = query.search.toLowerCase()
-        q = q.where(sql<boolean>`(instr(lower(session.title), ${s}) > 0 OR instr(lower(session.directory), ${s}) > 0 OR session.id = ${query.search})`)
-      }
-      const before = query.before
-      if (before) {
-        q = q.where((eb) => eb(eb.refTuple('session.time_updated', 'session.id'), before.inclusive ? '<=' : '<', eb.tuple(before.timeUpdated, before.id)))
-      }
-      const rows = db.all(q.orderBy('session.time_updated', 'desc').orderBy('session.id', 'desc').limit(query.limit))
-      return rows.map((row) => toSessionRecord('v1', row))
+    prune: createPruneV1Store(storage, support, shared),
+    gallery: createGalleryV1Store(support),
+    receipts: shared.receipts,
+    partKeyAt(message, index) {
+      const id = message.storage === 'v1' ? message.parts[index]?.id : undefined
+      return typeof id === 'string' ? id : String(index)
     },
+    listSessions: (db, query) => listV1Sessions(db, sessions, query),
     getSession(db, id) {
-      const row = db.get(sessions().where('session.id', '=', id))
+      const row = db.get(sessions.where('session.id', '=', id))
       return row ? toSessionRecord('v1', row) : undefined
     },
-    sessionStats(db, ids) {
-      const stats = new Map<string, SessionStats>(ids.map((id) => [id, { messages: 0, parts: 0, bytes: { messages: 0, parts: 0, events: 0 } }]))
-      for (const group of chunk(ids)) {
-        const messages = db.all(
-          qb.selectFrom('message').select(['session_id', sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
-            .where('session_id', 'in', group).groupBy('session_id'),
-        )
-        for (const m of messages) Object.assign(stats.get(m.session_id)!, { messages: m.n }).bytes.messages = m.bytes
-        const parts = db.all(
-          qb.selectFrom('part').select(['session_id', sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(octet_length(data)), 0)`.as('bytes')])
-            .where('session_id', 'in', group).groupBy('session_id'),
-        )
-        for (const p of parts) Object.assign(stats.get(p.session_id)!, { parts: p.n }).bytes.parts = p.bytes
-        if (!hasEvents) continue
-        for (const [id, bytes] of eventBytesBySession(db, group)) stats.get(id)!.bytes.events = bytes
-      }
-      return stats
-    },
+    sessionStats: (db, ids) => v1SessionStats(db, ids, hasEvents),
     countMessages(db, sessionID) {
       return db.get(qb.selectFrom('message').select(sql<number>`count(*)`.as('n')).where('session_id', '=', sessionID))?.n ?? 0
     },
-    messageSlots(db, sessionID, window: MessageWindow, limit) {
-      let q = qb.selectFrom('message').select(['id', 'time_created', sql<number>`octet_length(data)`.as('bytes')]).where('session_id', '=', sessionID)
-      const descending = window.kind === 'latest' || window.kind === 'before'
-      if (window.kind === 'before' || window.kind === 'after' || window.kind === 'at') {
-        const { t, id } = window.key
-        const op = window.kind === 'before' ? '<' : window.kind === 'after' ? '>' : '>='
-        q = q.where((eb) => eb(eb.refTuple('time_created', 'id'), op, eb.tuple(t, id)))
-      }
-      const order = descending ? 'desc' : 'asc'
-      const rows = db.all(q.orderBy('time_created', order).orderBy('id', order).limit(limit))
-      if (descending) rows.reverse()
-      const partBytes = new Map<string, number>()
-      for (const group of chunk(rows.map((r) => r.id))) {
-        const sums = db.all(
-          qb.selectFrom('part').select(['message_id', sql<number>`sum(octet_length(data))`.as('bytes')])
-            .where('message_id', 'in', group).groupBy('message_id'),
-        )
-        for (const s of sums) partBytes.set(s.message_id, s.bytes)
-      }
-      return rows.map((r): MessageSlot => ({ key: { t: r.time_created, id: r.id }, bytes: r.bytes + (partBytes.get(r.id) ?? 0) }))
-    },
-    findMessageKey(db, sessionID, messageID): MessageKey | undefined {
+    messageSlots: v1MessageSlots,
+    findMessageKey(db, sessionID, messageID) {
       const row = db.get(qb.selectFrom('message').select(['id', 'time_created']).where('session_id', '=', sessionID).where('id', '=', messageID))
       return row ? { t: row.time_created, id: row.id } : undefined
     },
     loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options?: { media?: 'inline' | 'refs'; canonical?: boolean }) {
-      const inline = media && options?.media !== 'refs'
-      const canonical = options?.canonical === true
-      const out: CanonicalNativeMessage[] = []
-      for (const group of chunk(ids)) {
-        const rows = db.all(qb.selectFrom('message').select(['id', 'data']).where('session_id', '=', sessionID).where('id', 'in', group))
-        const parts = db.all(
-          qb.selectFrom('part').select(['id', 'message_id', 'data']).where('message_id', 'in', group).where('session_id', '=', sessionID)
-            .orderBy('message_id').orderBy('id'),
-        )
-        const byMessage = new Map<string, { parts: JsonObject[]; canonical: (CanonicalPieces | undefined)[] }>()
-        for (const p of parts) {
-          const entry = byMessage.get(p.message_id) ?? { parts: [], canonical: [] }
-          const read = parseObjectCanonical(p.data, canonical)
-          const overrides = { id: p.id, sessionID, messageID: p.message_id }
-          entry.parts.push({ ...(read.value ?? {}), ...overrides })
-          // A part whose media refs are inlined reads differently from its text: serialized from the value.
-          const known = read.canonical && !(inline && mayHoldMediaRef(p.data)) ? read.canonical : null
-          entry.canonical.push(known ? objectPieces(known.members, overrides) : undefined)
-          byMessage.set(p.message_id, entry)
-        }
-        const byId = new Map(rows.map((r) => [r.id, r]))
-        for (const id of group) {
-          const row = byId.get(id)
-          if (!row) continue
-          const entry = byMessage.get(id) ?? { parts: [], canonical: [] }
-          const message: CanonicalNativeMessage = { storage: 'v1', id: id as MessageID, info: { ...(parseObject(row.data) ?? {}), id, sessionID }, parts: inline ? inlineMediaRefs(db, entry.parts) : entry.parts }
-          if (canonical) message.canonicalItems = entry.canonical
-          out.push(message)
-        }
-      }
-      return out
+      return loadV1Messages(db, sessionID, ids, { inline: media && options?.media !== 'refs', canonical: options?.canonical === true })
     },
     loadOmitted(db, sessionID, id, bytes) {
       const row = db.get(qb.selectFrom('message').select(['id', 'data']).where('session_id', '=', sessionID).where('id', '=', id))
@@ -141,23 +183,10 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
       }
     },
     countByProject(db, includeArchived) {
-      let q = sessions().select(['session.project_id', sql<number>`count(*)`.as('n')]).groupBy('session.project_id')
+      let q = sessions.select(['session.project_id', sql<number>`count(*)`.as('n')]).groupBy('session.project_id')
       if (!includeArchived) q = q.where('session.time_archived', 'is', null)
       return new Map(db.all(q).map((r) => [r.project_id, r.n]))
     },
-    bytesBreakdown(db, sessionID) {
-      const rows: BreakdownRow[] = db.allSql<BreakdownRow>(
-        `SELECT 'part' AS area, coalesce(json_extract(data, '$.type'), '?') AS kind,
-                CASE WHEN json_extract(data, '$.type') = 'tool' THEN json_extract(data, '$.tool') END AS tool,
-                count(*) AS count, sum(octet_length(data)) AS bytes
-           FROM part WHERE session_id = ? GROUP BY 2, 3`,
-        [sessionID],
-      )
-      const info = db.getSql<{ count: number; bytes: number | null }>(
-        `SELECT count(*) AS count, sum(octet_length(data)) AS bytes FROM message WHERE session_id = ?`, [sessionID])
-      if (info?.count) rows.push({ area: 'message', kind: 'info', tool: null, count: info.count, bytes: info.bytes ?? 0 })
-      if (hasEvents) rows.push(...eventBreakdown(db, sessionID))
-      return rows
-    },
+    bytesBreakdown: (db, sessionID) => v1BytesBreakdown(db, sessionID, hasEvents),
   }
 }

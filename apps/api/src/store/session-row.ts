@@ -1,6 +1,6 @@
 import { parseCanonicalObject, type CanonicalObject, type JsonObject, type StorageGeneration } from '@loupe/domain'
 import type { SessionTable } from './opencode-v1.tables.js'
-import type { SessionRecord } from './store.js'
+import type { SessionRecord } from './opencode-store.js'
 
 /** JSON text to an object, or null for NULL, malformed text or non-objects. */
 export function parseObject(text: string | null | undefined): JsonObject | null {

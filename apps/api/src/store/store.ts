@@ -1,130 +1,79 @@
-import type { CanonicalNativeMessage, JsonObject, NativeMessage, StorageGeneration } from '@loupe/domain'
+import type { StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
+import { createEventLocator } from './event-locator.js'
 import { createOpenCodeV1Store } from './opencode-v1.store.js'
 import { createOpenCodeV2Store } from './opencode-v2.store.js'
-import type { IndexSourceStore } from './index-source.js'
-import type { GenerationLayout, StorageLayout } from './probe.js'
+import type { OpenCodeStore, SessionListQuery, SessionRecord, SessionStats } from './opencode-store.js'
+import type { StorageLayout } from './probe.js'
+import { createReceiptStore } from './receipts.store.js'
 
-export interface SessionRecord {
+export type * from './opencode-store.js'
+
+/** A position in the newest-first list of every generation's sessions (a list cursor's content). */
+export interface SessionListPosition {
+  timeUpdated: number
+  id: string
   storage: StorageGeneration
-  id: string
-  title: string
-  slug: string | null
-  directory: string
-  projectID: string
-  parentID: string | null
-  workspaceID: string | null
-  version: string
-  metadata: JsonObject | null
-  revert: JsonObject | null
-  agent: string | null
-  cost: number
-  tokens: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number }
-  timeCreated: number
-  timeUpdated: number
-  timeArchived: number | null
-  timeCompacting: number | null
-  /** 2.x execution claim (`session_v2.time_suspended`); null on 1.x. */
-  timeSuspended: number | null
 }
 
-/** Newest-first order key: (timeUpdated, id) descending. */
-export interface SessionKey {
-  timeUpdated: number
-  id: string
-}
+export type SessionListAcross = Omit<SessionListQuery, 'before'> & { after?: SessionListPosition | undefined }
 
-export interface SessionListQuery {
-  search?: string | undefined
-  projectID?: string | undefined
-  directory?: string | undefined
-  parentID?: string | undefined
-  includeArchived: boolean
-  rootsOnly: boolean
-  /** Exclusive bound, or inclusive when `inclusive` (for the cross-generation tie-break). */
-  before?: (SessionKey & { inclusive: boolean }) | undefined
-  limit: number
-}
-
-export interface SessionStats {
-  messages: number
-  /** null where counting needs every row decoded (2.x lists). */
-  parts: number | null
-  bytes: { messages: number; parts: number; events: number }
-}
-
-/** Position of a message: 1.x `(time_created, id)`, 2.x `(seq, id)`. */
-export interface MessageKey {
-  t: number
-  id: string
-}
-
-export type MessageWindow =
-  | { kind: 'latest' }
-  | { kind: 'earliest' }
-  | { kind: 'before'; key: MessageKey }
-  | { kind: 'after'; key: MessageKey }
-  /** From `key` inclusive, ascending. */
-  | { kind: 'at'; key: MessageKey }
-
-export interface MessageSlot {
-  key: MessageKey
-  /** Stored bytes of the message row plus its parts. */
-  bytes: number
-}
-
-export interface BreakdownRow {
-  /** `part` (1.x parts, 2.x content items and user files), `message` (info JSON) or `event` (the log). */
-  area: 'part' | 'message' | 'event'
-  kind: string
-  tool: string | null
-  count: number
-  bytes: number
-}
-
-/** One OpenCode storage generation, read through one interface; chosen once by probing. */
-/**
- * A message loaded for planning a prune. 2.x also keeps the exact `session_message.data` text it was
- * read from, so a write in the same transaction compares against it without reading 1 MiB again.
- */
-export type LoadedMessage = CanonicalNativeMessage & { storedText?: string }
-
-export interface OpenCodeStore {
-  readonly generation: StorageGeneration
-  readonly layout: GenerationLayout
-  /** What the search index reads from this generation (index-source.ts). */
-  readonly indexSource: IndexSourceStore
-  listSessions(db: SqliteDb, query: SessionListQuery): SessionRecord[]
-  getSession(db: SqliteDb, id: string): SessionRecord | undefined
-  sessionStats(db: SqliteDb, ids: readonly string[]): Map<string, SessionStats>
-  /** How many messages a session has (index-only). */
-  countMessages(db: SqliteDb, sessionID: string): number
-  /** Up to `limit` message positions in transcript order, from the window's anchor. */
-  messageSlots(db: SqliteDb, sessionID: string, window: MessageWindow, limit: number): MessageSlot[]
-  findMessageKey(db: SqliteDb, sessionID: string, messageID: string): MessageKey | undefined
-  /**
-   * The native read form of these messages, in the order given. `media: 'refs'` leaves media refs as
-   * stored (`media:<sha256>`) instead of inlining their blobs: for listings that go by blob sizes only.
-   * `canonical` also reads each large content item's canonical pieces off its stored text
-   * (`canonicalItems`), so revisions of megabytes need no second serialization.
-   */
-  loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options?: { media?: 'inline' | 'refs' }): NativeMessage[]
-  loadMessages(db: SqliteDb, sessionID: string, ids: readonly string[], options: { media?: 'inline' | 'refs'; canonical: true }): LoadedMessage[]
-  /** A message too large to load: its small fields only, marked `omitted`. */
-  loadOmitted(db: SqliteDb, sessionID: string, id: string, bytes: number): NativeMessage | undefined
-  bytesBreakdown(db: SqliteDb, sessionID: string): BreakdownRow[]
-  /** Every stored part (1.x) or content item (2.x) of a session, for estimates that need the text. */
-  iterateParts(db: SqliteDb, sessionID: string): Iterable<unknown>
-  /** Sessions per project, for the project filter. */
-  countByProject(db: SqliteDb, includeArchived: boolean): Map<string, number>
-}
-
+/** Every generation of the opened file, and the reads that span them. */
 export interface OpenCodeStores {
   all: OpenCodeStore[]
   byGeneration: Partial<Record<StorageGeneration, OpenCodeStore>>
+  /** Up to `limit` sessions of all generations after `after`, newest first (the 2.x copy first on a tie). */
+  listSessions(db: SqliteDb, query: SessionListAcross): SessionRecord[]
+  /** Stats of these sessions, each from its own generation, in the order given. */
+  sessionStats(db: SqliteDb, sessions: readonly SessionRecord[]): SessionStats[]
+  /** The session with this id in the first generation (probe order) that holds one. */
+  findSession(db: SqliteDb, id: string): SessionRecord | undefined
+  /** Sessions per project over all generations. */
+  countByProject(db: SqliteDb, includeArchived: boolean): Map<string, number>
+  /** OpenCode's `project` rows (none when the file has no such table). */
+  projects(db: SqliteDb): { id: string; worktree: string; name: string | null }[]
 }
 
+/** Within equal (timeUpdated, id), the 2.x copy sorts first. */
+const RANK: Record<StorageGeneration, number> = { v1: 0, v2: 1 }
+
+const compareNewestFirst = (a: SessionRecord, b: SessionRecord): number =>
+  b.timeUpdated - a.timeUpdated || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) || RANK[b.storage] - RANK[a.storage]
+
+const EMPTY_STATS: SessionStats = { messages: 0, parts: 0, bytes: { messages: 0, parts: 0, events: 0 } }
+
+/** The stores of one opened file, built once after probing; per-file state (receipts, the event locator, the checked schema) is shared by both. */
 export function createStores(layout: StorageLayout): OpenCodeStores {
-  const all = layout.generations.map((g) => (g.generation === 'v1' ? createOpenCodeV1Store(g, layout) : createOpenCodeV2Store(g, layout)))
-  return { all, byGeneration: Object.fromEntries(all.map((s) => [s.generation, s])) }
+  const shared = { receipts: createReceiptStore(layout), locator: createEventLocator(), schema: { checkedVersion: null } }
+  const all = layout.generations.map((g) => (g.generation === 'v1' ? createOpenCodeV1Store(g, layout, shared) : createOpenCodeV2Store(g, layout, shared)))
+  const byGeneration: OpenCodeStores['byGeneration'] = Object.fromEntries(all.map((s) => [s.generation, s]))
+  return {
+    all,
+    byGeneration,
+    listSessions(db, { after, ...query }) {
+      const found = all.flatMap((store) => {
+        const before = after && { timeUpdated: after.timeUpdated, id: after.id, inclusive: RANK[store.generation] < RANK[after.storage] }
+        return store.listSessions(db, { ...query, before })
+      })
+      return found.sort(compareNewestFirst).slice(0, query.limit)
+    },
+    sessionStats(db, sessions) {
+      const stats = new Map<string, SessionStats>()
+      for (const store of all) {
+        const ids = sessions.filter((s) => s.storage === store.generation).map((s) => s.id)
+        if (ids.length === 0) continue
+        for (const [id, value] of store.sessionStats(db, ids)) stats.set(`${store.generation}:${id}`, value)
+      }
+      return sessions.map((s) => stats.get(`${s.storage}:${s.id}`) ?? EMPTY_STATS)
+    },
+    findSession: (db, id) => all.map((s) => s.getSession(db, id)).find(Boolean),
+    countByProject(db, includeArchived) {
+      const counts = new Map<string, number>()
+      for (const store of all) {
+        for (const [id, n] of store.countByProject(db, includeArchived)) counts.set(id, (counts.get(id) ?? 0) + n)
+      }
+      return counts
+    },
+    projects: (db) => (layout.tables.includes('project') ? db.allSql(`SELECT id, worktree, name FROM project`) : []),
+  }
 }

@@ -2,7 +2,7 @@ import { COMPANION_METADATA_KEY, IMAGES_COMPANION, LIMITS, type StorageGeneratio
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { SessionRecord } from '../../store/store.js'
-import { resolveSession } from '../sessions/resolve-session.js'
+import { resolveSession } from '../../store/resolve-session.js'
 import { companionTables, findLocation, newestRoots, type KnownLocation, type RootKey, type SessionTableName } from './companion.store.js'
 
 export interface CompanionSession {

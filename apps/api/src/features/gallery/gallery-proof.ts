@@ -17,7 +17,7 @@ import {
 } from '@loupe/domain'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import type { OpenCodeStore } from '../../store/store.js'
-import type { GalleryStore, NoticeRow, ProofSlot } from './gallery.store.js'
+import type { GalleryStore, NoticeRow, ProofSlot } from '../../store/gallery.store.js'
 import { loadItems } from './gallery-rows.js'
 
 /** A covered assistant row, newest first as read; `items` when already loaded (a page row). */

@@ -16,17 +16,16 @@ import {
   type ImageTarget,
   type StorageGeneration,
 } from '@loupe/domain'
-import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { isBase64BodyFast } from '../../lib/base64.js'
 import { sha256Bytes, sha256Text } from '../../lib/hash.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { mediaRefDigest, readMediaBlob } from '../../store/media-blob.js'
+import type { GalleryStore, StoredFileProbe } from '../../store/gallery.store.js'
 import { buildProof, olderRows, type ProofInput } from './gallery-proof.js'
 import { loadItems } from './gallery-rows.js'
 import type { ImageReference, ImageReferenceInput } from './gallery.schema.js'
-import { resolveGallery, type GalleryScope } from './gallery.service.js'
-import type { GalleryStore, StoredFileProbe } from './gallery.store.js'
+import { resolveGallery, type GalleryDeps, type GalleryScope } from './gallery.service.js'
 
 export interface LocatedImage {
   mime: GalleryMime
@@ -67,7 +66,7 @@ function checkMembership(target: ImageTarget, probe: StoredFileProbe): { mime: G
  * then SQLite extracts only the file's fields; a ref-backed file's blob is size-checked by its row,
  * then read). An embedded URL is decoded later, outside the transaction.
  */
-export function locateImage(deps: AppDeps, sessionID: string, target: string, storage?: StorageGeneration): LocatedImage {
+export function locateImage(deps: GalleryDeps, sessionID: string, target: string, storage?: StorageGeneration): LocatedImage {
   const decoded = decode(target)
   if (decoded.kind !== 'image') throw new AppError('forbidden', 'A generation has no bytes of its own (not-gallery).')
   const scope = resolveGallery(deps, sessionID, storage)
@@ -101,14 +100,14 @@ function blobBytes(db: SqliteDb, gallery: GalleryStore, digest: string, declared
 }
 
 /** `imageReference`: the file a read or a generation names, relative to the session directory, or why not. */
-export function imageReference(deps: AppDeps, input: ImageReferenceInput): ImageReference {
+export function imageReference(deps: GalleryDeps, input: ImageReferenceInput): ImageReference {
   const target = decode(input.target)
   const scope = resolveGallery(deps, input.sessionID, input.storage)
   const { db } = deps.opencode
   return db.read(() => referenceIn(deps, scope, target))
 }
 
-function referenceIn(deps: AppDeps, scope: GalleryScope, target: GalleryTarget): ImageReference {
+function referenceIn(deps: GalleryDeps, scope: GalleryScope, target: GalleryTarget): ImageReference {
   const { db } = deps.opencode
   const sessionID = scope.session.id
   const info = scope.gallery.rowInfo(db, sessionID, target.messageID, scope.boundary)

@@ -8,7 +8,6 @@ import {
   type GalleryItem,
   type GalleryPosition,
   type MediaBlobInfo,
-  type NativeMessage,
   type RowEntry,
   type RowKey,
 } from '@loupe/domain'
@@ -16,7 +15,7 @@ import { AppError } from '../../errors.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { collectMediaRefs, mediaBlobInfo, mediaRefDigest } from '../../store/media-blob.js'
 import type { OpenCodeStore } from '../../store/store.js'
-import type { GalleryRowSlot, GalleryStore } from './gallery.store.js'
+import type { GalleryRowSlot, GalleryStore } from '../../store/gallery.store.js'
 
 /** A row the page admitted and loaded; `entries` starts at `offset` (a cursor may resume mid-row). */
 export interface PageRow {
@@ -110,10 +109,9 @@ export type ItemSource = Pick<CollectInput, 'db' | 'gallery' | 'store' | 'sessio
 export function loadItems(input: ItemSource, id: string): GalleryItem[] {
   const [message] = input.store.loadMessages(input.db, input.sessionID, [id], { media: 'refs' })
   if (!message) throw new Error(`row ${id} vanished inside one read transaction`)
-  if (input.gallery.media !== 'recognized' && collectMediaRefs(contentOf(message)).size > 0) {
+  // The whole read form (1.x info and parts, 2.x row): a ref anywhere in it could not be inlined.
+  if (input.gallery.media !== 'recognized' && collectMediaRefs(message).size > 0) {
     throw new AppError('unsupported_storage', 'This session keeps images as media refs in blob tables Loupe does not recognize, so its gallery cannot be read.')
   }
   return extractGalleryItems(message)
 }
-
-const contentOf = (message: NativeMessage): unknown => (message.storage === 'v1' ? message.parts : message.message)

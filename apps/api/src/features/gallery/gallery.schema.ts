@@ -1,6 +1,6 @@
 import { LIMITS, type GalleryMime, type GenerationOutcome, type ReferenceRefusal } from '@loupe/domain'
 import { z } from 'zod'
-import { sessionIdSchema, storageSchema } from '../sessions/sessions.schema.js'
+import { sessionIdSchema, storageSchema } from '../../store/session-ids.schema.js'
 
 export const targetSchema = z.string().min(1).max(1024).regex(/^[A-Za-z0-9_-]+$/)
 

@@ -13,13 +13,16 @@ import {
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { sha256Text } from '../../lib/hash.js'
+import type { GalleryStore } from '../../store/gallery.store.js'
 import type { SessionRecord } from '../../store/store.js'
-import { resolveSession, type ResolvedSession } from '../sessions/resolve-session.js'
+import { resolveSession, type ResolvedSession } from '../../store/resolve-session.js'
 import { renderEntries } from './gallery-entries.js'
 import { buildProof, olderRows, type CoveredRow, type ProofInput } from './gallery-proof.js'
 import { collectPage, type PageRow } from './gallery-rows.js'
 import type { GalleryImagesInput, GalleryPage } from './gallery.schema.js'
-import { createGalleryStores, type GalleryStore } from './gallery.store.js'
+
+/** The gallery reads the opened OpenCode file only. */
+export type GalleryDeps = Pick<AppDeps, 'opencode'>
 
 /** The revert boundary: rows with `id >= revert.messageID` are hidden from every gallery read. */
 export function revertBoundary(session: SessionRecord): string | null {
@@ -37,10 +40,9 @@ export interface GalleryScope extends ResolvedSession {
   binding: string
 }
 
-export function resolveGallery(deps: AppDeps, sessionID: string, storage?: StorageGeneration): GalleryScope {
+export function resolveGallery(deps: GalleryDeps, sessionID: string, storage?: StorageGeneration): GalleryScope {
   const resolved = resolveSession(deps.opencode, sessionID, storage)
-  const gallery = createGalleryStores(deps.opencode.layout)[resolved.store.generation]
-  if (!gallery) throw new AppError('unsupported_storage', 'This storage generation has no gallery reader.')
+  const gallery = resolved.store.gallery
   const boundary = revertBoundary(resolved.session)
   const binding = galleryBinding({ storage: resolved.session.storage, sessionID: resolved.session.id, boundary })
   return { ...resolved, gallery, boundary, binding }
@@ -50,7 +52,7 @@ export function resolveGallery(deps: AppDeps, sessionID: string, storage?: Stora
  * One page of a session's images, newest first, recomputed from the transcript inside one read
  * transaction: no cache, no index, no file access. `shared` pages never carry prompts.
  */
-export function listImages(deps: AppDeps, input: GalleryImagesInput, options: { shared?: boolean } = {}): GalleryPage {
+export function listImages(deps: GalleryDeps, input: GalleryImagesInput, options: { shared?: boolean } = {}): GalleryPage {
   const scope = resolveGallery(deps, input.sessionID, input.storage)
   const { db } = deps.opencode
   const granted = !options.shared && promptsAllowed(scope.session)

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { MatchScope } from '../../index/fts-query.js'
 import { indexSourcesOf, type IndexSources } from '../../store/index-sources.js'
-import { resolveSession } from '../sessions/resolve-session.js'
+import { resolveSession } from '../../store/resolve-session.js'
 import type { SearchInput } from './history.schema.js'
 
 export interface SearchHit {

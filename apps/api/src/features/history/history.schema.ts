@@ -1,6 +1,6 @@
 import { LIMITS, QUERY_LIMITS, SEARCH_KINDS } from '@loupe/domain'
 import { z } from 'zod'
-import { sessionIdSchema, storageSchema } from '../sessions/sessions.schema.js'
+import { sessionIdSchema, storageSchema } from '../../store/session-ids.schema.js'
 
 const time = z.number().int().min(0).max(8_640_000_000_000_000)
 

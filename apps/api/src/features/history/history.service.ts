@@ -8,7 +8,7 @@ import { pageFromSnapshot, rankSnapshot, searchMatch } from './index-search.js'
 import { resolveScope, type HistoryDeps, type ResolvedScope, type SearchHit } from './history-scope.js'
 import { SCAN_LIMITS, scanPage, scanProgress, startScan, type ScanPosition } from './literal-scan.js'
 import type { SearchInput } from './history.schema.js'
-import { storageSchema } from '../sessions/sessions.schema.js'
+import { storageSchema } from '../../store/session-ids.schema.js'
 
 /** `v`: the sidecar's schema version, which fixes what `h` and `id` mean (doc-id.ts). */
 type IndexCursor = { m: 'i'; v: number; s: string; o: number; h: number; id: number }

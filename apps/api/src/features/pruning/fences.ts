@@ -1,7 +1,7 @@
 import { messageContent, type NativeMessage, type PruneBlock } from '@loupe/domain'
 import { collectMediaRefs } from '../../store/media-blob.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
-import type { PruneStore, SessionFenceRow } from './prune-store.js'
+import type { PruneStore, SessionFenceRow } from '../../store/prune.store.js'
 
 const LOUPE_TABLE = /^loupe_/
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i])
@@ -11,7 +11,7 @@ const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.l
  * the schema it probed? A replaced file is `unavailable`; a changed schema (an OpenCode upgrade
  * ran meanwhile, a trigger appeared, a database was attached) is `unsupported_storage`.
  */
-export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore, schema: { checkedVersion: number | null }): PruneBlock | undefined {
+export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore): PruneBlock | undefined {
   const { db, layout } = opencode
   if (!opencode.isSameFile()) {
     return { reason: 'unavailable', detail: 'The database file was replaced since Loupe opened it; restart Loupe.' }
@@ -22,7 +22,7 @@ export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore, sc
   if (opencode.readonly) return { reason: 'unavailable', detail: 'Loupe cannot write to this file (permissions).' }
   // Any schema change by any connection bumps schema_version: the full comparison runs only then.
   const version = Number(db.raw.pragma('schema_version', { simple: true }))
-  if (version === schema.checkedVersion) return undefined
+  if (version === store.schema.checkedVersion) return undefined
   const master = db.allSql<{ type: string; name: string }>(`SELECT type, name FROM sqlite_master WHERE type IN ('table', 'trigger')`)
   const tables = master.filter((m) => m.type === 'table' && !LOUPE_TABLE.test(m.name)).map((m) => m.name)
   const changed =
@@ -31,7 +31,7 @@ export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore, sc
     !sameSet(tables, layout.tables.filter((t) => !LOUPE_TABLE.test(t))) ||
     store.tables.some((t) => !sameSet(db.allSql<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [t]).map((c) => c.name), layout.columns[t] ?? []))
   if (changed) return { reason: 'unsupported_storage', detail: 'The database schema changed since Loupe opened it; restart Loupe.' }
-  schema.checkedVersion = version
+  store.schema.checkedVersion = version
   return undefined
 }
 

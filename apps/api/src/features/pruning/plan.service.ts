@@ -1,12 +1,12 @@
 import { LIMITS, messageCompletedAt, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
 import { estimatePartTokens } from '@loupe/domain/tokens'
-import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { nodeDigest } from '../../lib/hash.js'
-import type { MessageSlot } from '../../store/store.js'
+import type { MessageSlot, OpenCodeStore } from '../../store/store.js'
 import { checkWriteTarget, fenceSession } from './fences.js'
 import { sessionServerState, type ServerState } from './opencode-status.js'
 import { pruneContext, type PruneContext } from './prune-context.js'
+import type { PruningDeps } from './pruning.deps.js'
 import type { SessionPlanInput } from './pruning.schema.js'
 
 /** One message as a whole-message cleanup candidate, or why it is not one. Stable: search uses it. */
@@ -31,17 +31,11 @@ const PAGE = 100
 
 const NOTHING = 'No tool calls or reasoning to remove.'
 
-/** How a search document names a part of this message: a 1.x part id, or a 2.x content index. */
-const partKeyAt = (native: NativeMessage, index: number): string => {
-  const id = native.storage === 'v1' ? native.parts[index]?.id : undefined
-  return typeof id === 'string' ? id : String(index)
-}
-
 /** `only`: plan just the technical parts with these keys (a search's matches), not all of them. */
-function planOne(native: NativeMessage, only?: ReadonlySet<string>): MessagePlan {
+function planOne(store: OpenCodeStore, native: NativeMessage, only?: ReadonlySet<string>): MessagePlan {
   const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
   if (!preview.ok) return { messageID: native.id, status: 'blocked', reason: preview.error.reason, detail: preview.error.detail }
-  const parts = only ? preview.value.parts.filter((p) => only.has(partKeyAt(native, p.index))) : preview.value.parts
+  const parts = only ? preview.value.parts.filter((p) => only.has(store.partKeyAt(native, p.index))) : preview.value.parts
   const sum = sumPrunable(parts)
   if (sum.count === 0) return { messageID: native.id, status: 'blocked', reason: 'not_deletable', detail: NOTHING }
   const tools = [...new Set(parts.flatMap((p) => (p.tool ? [p.tool] : [])))]
@@ -59,7 +53,7 @@ function planOne(native: NativeMessage, only?: ReadonlySet<string>): MessagePlan
   }
 }
 
-function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot[], only?: ReadonlyMap<string, ReadonlySet<string>>): { plans: MessagePlan[]; natives: NativeMessage[] } {
+function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly MessageSlot[], only?: ReadonlyMap<string, ReadonlySet<string>>): { plans: MessagePlan[]; natives: NativeMessage[] } {
   const { db } = deps.opencode
   const plans: MessagePlan[] = []
   const loadable = slots.filter((s) => s.bytes <= LIMITS.messageStoredBytes).map((s) => s.key.id)
@@ -67,7 +61,7 @@ function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot
   const byId = new Map(natives.map((m) => [m.id as string, m]))
   for (const slot of slots) {
     const native = byId.get(slot.key.id)
-    if (native) plans.push(planOne(native, only?.get(slot.key.id)))
+    if (native) plans.push(planOne(ctx.store, native, only?.get(slot.key.id)))
     else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: overEditLimit(slot.bytes) })
   }
   return { plans, natives }
@@ -79,8 +73,8 @@ function planSlots(deps: AppDeps, ctx: PruneContext, slots: readonly MessageSlot
  * (message id → part keys), a message's candidate covers only those technical parts, with their
  * indexes. Messages not in the session answer `not_deletable`.
  */
-export function planMessages(deps: AppDeps, input: { sessionID: string; storage?: StorageGeneration; messageIDs: readonly string[]; parts?: ReadonlyMap<string, ReadonlySet<string>> }): MessagePlan[] {
-  const ctx = pruneContext(deps, input.sessionID, input.storage)
+export function planMessages(deps: PruningDeps, input: { sessionID: string; storage?: StorageGeneration; messageIDs: readonly string[]; parts?: ReadonlyMap<string, ReadonlySet<string>> }): MessagePlan[] {
+  const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return input.messageIDs.map((messageID) => ({ messageID, status: 'blocked', reason: ctx.reason, detail: ctx.detail }))
   const { db } = deps.opencode
   return db.read(() => {
@@ -113,13 +107,13 @@ export interface SessionPlan {
  * What cleaning the whole session would remove, before anything happens: every finished assistant
  * message's technical parts with revisions, so the UI can run it in batches of 16 with progress.
  */
-export async function sessionPlan(deps: AppDeps, input: SessionPlanInput): Promise<SessionPlan> {
-  const ctx = pruneContext(deps, input.sessionID, input.storage)
+export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): Promise<SessionPlan> {
+  const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) throw new AppError('unsupported_storage', ctx.detail)
   const opencode = await sessionServerState(deps.config, ctx.session)
   const { db } = deps.opencode
   return db.read(() => {
-    const block = checkWriteTarget(deps.opencode, ctx.pruneStore, deps.pruning.schema) ?? fenceSession(ctx.pruneStore.sessionFence(db, ctx.session.id)) ?? null
+    const block = checkWriteTarget(deps.opencode, ctx.store.prune) ?? fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id)) ?? null
     const plan: SessionPlan = {
       sessionID: ctx.session.id,
       storage: ctx.session.storage,

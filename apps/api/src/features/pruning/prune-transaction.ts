@@ -10,13 +10,12 @@ import {
   type ReceiptRequest,
 } from '@loupe/domain'
 import Database from 'better-sqlite3'
-import type { AppDeps } from '../../deps.js'
 import { nodeDigest, sha256Bytes } from '../../lib/hash.js'
+import { PruneConflict, PruneUnsupported, type PruneEffects } from '../../store/prune.store.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import type { PruneContext } from './prune-context.js'
-import { PruneConflict, PruneUnsupported, type PruneEffects } from './prune-store.js'
 import { deferCheckpoints } from './pruning-runtime.js'
-import { createReceiptStore } from './receipts.store.js'
+import type { PruningDeps } from './pruning.deps.js'
 
 export interface PruneRequest {
   messageID: string
@@ -37,10 +36,10 @@ const fail = (reason: PruneBlock['reason'], detail: string): TransactionOutcome 
  * stored content, the write, the receipt. Nothing awaits while it is open; any failure rolls back
  * both content and receipt. A busy database answers `maintenance_required`.
  */
-export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: PruneRequest): TransactionOutcome {
+export function runPruneTransaction(deps: PruningDeps, ctx: PruneContext, request: PruneRequest): TransactionOutcome {
   const { db } = deps.opencode
-  const { session, store, pruneStore } = ctx
-  const receipts = createReceiptStore(deps.opencode.layout)
+  const { session, store } = ctx
+  const pruneStore = store.prune
   const keyRequest: ReceiptRequest =
     request.selection.kind === 'allTechnical'
       ? { storage: session.storage, sessionID: session.id, messageID: request.messageID, revision: request.revision, allTechnical: true }
@@ -49,11 +48,11 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
   deferCheckpoints(deps)
   try {
     const outcome = db.write((): TransactionOutcome => {
-      const target = checkWriteTarget(deps.opencode, pruneStore, deps.pruning.schema)
+      const target = checkWriteTarget(deps.opencode, pruneStore)
       if (target) return { ok: false, block: target }
       const fence = fenceSession(pruneStore.sessionFence(db, session.id))
       if (fence) return { ok: false, block: fence }
-      const found = receipts.lookup(db, key, request.messageID)
+      const found = store.receipts.lookup(db, key, request.messageID)
       if (found.kind === 'found') return { ok: true, receipt: found.receipt, replay: true, effects: NO_EFFECTS, removedImages: [] }
       if (found.kind === 'foreign') return fail('unsupported_storage', 'A receipt row Loupe does not recognize is in the way.')
 
@@ -70,7 +69,7 @@ export function runPruneTransaction(deps: AppDeps, ctx: PruneContext, request: P
       const now = deps.clock.now()
       const effects = pruneStore.apply(db, { sessionID: session.id, messageID: request.messageID, plan: plan.value, storedText: native.storedText, now, randomBytes: deps.randomBytes })
       const receipt: PruneReceipt = { status: 'pruned', messageID: request.messageID, revision: plan.value.nextRevision, removedCount: plan.value.removed.length }
-      receipts.save(db, { key, sessionID: session.id, receipt, now })
+      store.receipts.save(db, { key, sessionID: session.id, receipt, now })
       // The URIs only (no copy, no hashing while the write lock is held); settle hashes them.
       return { ok: true, receipt, replay: false, effects, removedImages: imageUrisInParts(native, plan.value.removed) }
     })

@@ -1,21 +1,23 @@
-import type { AppDeps } from '../../deps.js'
-import { createEventLocator, type EventLocator } from './event-locator.js'
-import { createReclaimRunner, type ReclaimRunner } from './reclaim.service.js'
+import type { OpenCodeHandle } from '../../store/open-opencode.js'
+import { createReclaimRunner, type ReclaimRunner } from './reclaim-runner.js'
 
 /**
  * What pruning keeps between requests, per Loupe process (a deps field; tests get their own):
- * the one running reclaim, where each session's part events are, and the schema version last
- * checked in full inside a write transaction.
+ * the one running reclaim, and whether checkpoints were deferred on the connection.
  */
 export interface PruningRuntime {
   reclaim: ReclaimRunner
-  locator: EventLocator
-  schema: { checkedVersion: number | null }
   wal: { deferred: boolean }
 }
 
+/** What the WAL helpers read: the opened file and pruning's state. */
+export interface WalDeps {
+  opencode: OpenCodeHandle
+  pruning: PruningRuntime
+}
+
 export function createPruningRuntime(): PruningRuntime {
-  return { reclaim: createReclaimRunner(), locator: createEventLocator(), schema: { checkedVersion: null }, wal: { deferred: false } }
+  return { reclaim: createReclaimRunner(), wal: { deferred: false } }
 }
 
 const WAL_FOLD_BYTES = 8 * 1024 * 1024
@@ -25,13 +27,13 @@ const WAL_FOLD_BYTES = 8 * 1024 * 1024
  * latency is the write alone; between requests a WAL over 8 MiB is folded back into the file with
  * a PASSIVE checkpoint, which never waits for (or blocks) OpenCode. "Reclaim space" empties it.
  */
-export function deferCheckpoints(deps: AppDeps): void {
+export function deferCheckpoints(deps: WalDeps): void {
   if (deps.pruning.wal.deferred) return
   deps.opencode.db.raw.pragma('wal_autocheckpoint = 0')
   deps.pruning.wal.deferred = true
 }
 
-export function foldWal(deps: AppDeps): void {
+export function foldWal(deps: Pick<WalDeps, 'opencode'>): void {
   const { raw } = deps.opencode.db
   if (!raw.open || raw.inTransaction || deps.opencode.fileSizes().wal <= WAL_FOLD_BYTES) return
   try {

@@ -1,6 +1,6 @@
 import { LIMITS, REVISION_PATTERN } from '@loupe/domain'
 import { z } from 'zod'
-import { sessionIdSchema, storageSchema } from '../sessions/sessions.schema.js'
+import { sessionIdSchema, storageSchema } from '../../store/session-ids.schema.js'
 
 /** Strict: no key beyond these exists, so no SQL, path or replacement content can be sent. */
 const target = { sessionID: sessionIdSchema, storage: storageSchema.optional() }

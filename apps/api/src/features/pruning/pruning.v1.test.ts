@@ -3,7 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type RealFixture, type TestDeps } from '../../../test/harness.js'
 import { byTable, diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
 import { fixtureIds } from './testing/fixture-ids.js'
-import { minimalV1Part } from './prune-v1.store.js'
+import { minimalV1Part } from '../../store/prune-v1.store.js'
 import { collectPruned, readMessage, withRaw, type Caller } from './testing/prune-helpers.js'
 
 // The "tour" session of the real fixture: reasoning, text, two tools, then more turns.
@@ -113,19 +113,6 @@ describe('pruning 1.x storage (real OpenCode 1.18.33 database)', () => {
         expect(db.prepare(`SELECT typeof(data) AS type, CAST(data AS BLOB) AS bytes FROM event WHERE id = ?`).get(id)).toEqual({ type: 'text', bytes })
       }
     })
-  })
-
-  it('answers an identical retry with the same receipt, emits again, and writes nothing', async () => {
-    const { revision } = await readMessage(caller, SESSION, MESSAGE, 'v1')
-    const request = { sessionID: SESSION, messageID: MESSAGE, revision, indexes: [4] }
-    const first = await caller.pruning.prune(request)
-    const snapshot = snapshotDb(deps.opencode.path)
-    const { value: again, events } = await collectPruned(deps, () => caller.pruning.prune({ ...request, storage: 'v1' }))
-    expect(again).toEqual(first)
-    expect(events).toHaveLength(1)
-    expect(diffSnapshots(snapshot, snapshotDb(deps.opencode.path))).toEqual({ changed: [], added: [], removed: [] })
-    // The same revision with other indexes is not a retry: the content moved on.
-    expect(await caller.pruning.prune({ ...request, indexes: [1] })).toMatchObject({ status: 'blocked', reason: 'conflict' })
   })
 
   it('removes every technical part of a whole session through sessionPlan and pruneBatch', async () => {

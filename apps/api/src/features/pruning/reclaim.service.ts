@@ -3,67 +3,16 @@ import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { AppDeps } from '../../deps.js'
 import { fileHolders } from '../../opencode/file-holders.js'
+import type { ReclaimPhase, ReclaimStatus } from './reclaim-runner.js'
 
-export type ReclaimPhase = 'vacuum' | 'checkpoint' | 'index'
-
-export interface FileBytes {
-  db: number
-  wal: number
-}
-
-/** The state of the one reclaim a Loupe process runs at a time. */
-export type ReclaimStatus =
-  | { state: 'idle' }
-  | { state: 'running'; phase: ReclaimPhase | 'starting'; startedAt: number; before: FileBytes; now: FileBytes; expectedBytes: number }
-  | {
-      state: 'done'
-      startedAt: number
-      finishedAt: number
-      before: FileBytes
-      after: FileBytes
-      walEmptied: boolean
-      /** The search sidecar: merged and rebuilt without pruned tokens, or why not. */
-      index: 'compacted' | 'busy' | 'absent' | 'failed'
-      message: string
-    }
-  | { state: 'failed'; startedAt: number; finishedAt: number; before: FileBytes; after: FileBytes; message: string }
+/** A reclaim rebuilds the opened file and the search sidecar, reporting through pruning's runner. */
+export type ReclaimDeps = Pick<AppDeps, 'opencode' | 'pruning' | 'clock' | 'config' | 'searchIndex'>
 
 export type ReclaimStart =
   | { status: 'started' }
   | { status: 'blocked'; reason: 'maintenance_required' | 'unavailable'; detail: string }
 
-/** Holds the running reclaim; one per Loupe process (a deps field, so tests get their own). */
-export interface ReclaimRunner {
-  status(now: FileBytes): ReclaimStatus
-  begin(job: Extract<ReclaimStatus, { state: 'running' }>): boolean
-  update(patch: Partial<Extract<ReclaimStatus, { state: 'running' }>>): void
-  finish(result: Extract<ReclaimStatus, { state: 'done' | 'failed' }>): void
-  /** Resolves when the current job (if any) settles. */
-  settled(): Promise<void>
-}
-
-export function createReclaimRunner(): ReclaimRunner {
-  let current: ReclaimStatus = { state: 'idle' }
-  const waiters: Array<() => void> = []
-  return {
-    status: (now) => (current.state === 'running' ? { ...current, now } : current),
-    begin(job) {
-      if (current.state === 'running') return false
-      current = job
-      return true
-    },
-    update(patch) {
-      if (current.state === 'running') current = { ...current, ...patch }
-    },
-    finish(result) {
-      current = result
-      for (const w of waiters.splice(0)) w()
-    },
-    settled: () => (current.state === 'running' ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve()),
-  }
-}
-
-async function opencodeAnswers(deps: AppDeps): Promise<boolean> {
+async function opencodeAnswers(deps: ReclaimDeps): Promise<boolean> {
   if (!deps.config.opencodeUrl) return false
   try {
     const res = await fetch(`${deps.config.opencodeUrl}/global/health`, { signal: AbortSignal.timeout(1500) })
@@ -74,7 +23,7 @@ async function opencodeAnswers(deps: AppDeps): Promise<boolean> {
 }
 
 /** What a reclaim would work on, and whether it can run now. */
-export function reclaimCheck(deps: AppDeps) {
+export function reclaimCheck(deps: ReclaimDeps) {
   const { db } = deps.opencode
   const pageSize = Number(db.raw.pragma('page_size', { simple: true }))
   const pages = Number(db.raw.pragma('page_count', { simple: true }))
@@ -108,7 +57,7 @@ const STOP_OPENCODE = 'Stop OpenCode, then press Reclaim: it has the database op
  * connection, never on the server's event loop. Refused while OpenCode holds the file, or when the
  * disk lacks room for a rebuilt copy. Progress: `reclaimStatus` (WAL growth against the live size).
  */
-export async function startReclaim(deps: AppDeps): Promise<ReclaimStart> {
+export async function startReclaim(deps: ReclaimDeps): Promise<ReclaimStart> {
   if (deps.opencode.readonly) return { status: 'blocked', reason: 'unavailable', detail: 'Loupe opened this file read-only.' }
   const check = reclaimCheck(deps)
   if (check.holders.length > 0) return { status: 'blocked', reason: 'maintenance_required', detail: `${STOP_OPENCODE} (process ${check.holders.join(', ')})` }

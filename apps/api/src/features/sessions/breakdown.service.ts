@@ -1,8 +1,8 @@
 import { classifyPart } from '@loupe/domain'
 import { estimatePartTokens, modelTextOfPart } from '@loupe/domain/tokens'
-import type { AppDeps } from '../../deps.js'
-import { resolveSession } from './resolve-session.js'
+import { resolveSession } from '../../store/resolve-session.js'
 import type { GetSessionInput } from './sessions.schema.js'
+import type { SessionsDeps } from './sessions.service.js'
 
 export interface BreakdownEntry {
   area: 'part' | 'message' | 'event'
@@ -29,7 +29,7 @@ interface TokenTally {
 }
 
 /** Where a session's bytes and tokens go: by part kind and tool, message info, and the event log. */
-export function breakdownSession(deps: AppDeps, input: GetSessionInput) {
+export function breakdownSession(deps: SessionsDeps, input: GetSessionInput) {
   const { store, session } = resolveSession(deps.opencode, input.sessionID, input.storage)
   const { db } = deps.opencode
   return db.read(() => {

@@ -1,10 +1,10 @@
 import { bindScope, decodeCursor, encodeCursor, LIMITS, mibText, type NativeMessage } from '@loupe/domain'
-import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import type { MessageKey, MessageSlot, MessageWindow, OpenCodeStore } from '../../store/store.js'
-import { resolveSession } from './resolve-session.js'
-import { createReceiptStore, type PruneNote } from '../pruning/receipts.store.js'
+import { resolveSession } from '../../store/resolve-session.js'
+import type { PruneNote } from '../../store/receipts.store.js'
 import type { GetMessageInput, ListMessagesInput, PruneNotesInput } from './sessions.schema.js'
+import type { SessionsDeps } from './sessions.service.js'
 
 type PageCursor = { dir: 'older' | 'newer'; t: number; id: string }
 const isPageCursor = (p: unknown): p is PageCursor => {
@@ -17,7 +17,7 @@ const isPageCursor = (p: unknown): p is PageCursor => {
  * 4 MiB, with cursors both ways, so a 10,000-message session opens as fast as a short one.
  * A message over 16 MiB comes without its parts (`omitted`).
  */
-export function listMessages(deps: AppDeps, input: ListMessagesInput) {
+export function listMessages(deps: SessionsDeps, input: ListMessagesInput) {
   const { store, session } = resolveSession(deps.opencode, input.sessionID, input.storage)
   const { db } = deps.opencode
   const limit = input.limit ?? 60
@@ -39,7 +39,7 @@ export function listMessages(deps: AppDeps, input: ListMessagesInput) {
   })
 }
 
-function selectSlots(deps: AppDeps, store: OpenCodeStore, sessionID: string, input: ListMessagesInput, binding: string, limit: number): MessageSlot[] {
+function selectSlots(deps: SessionsDeps, store: OpenCodeStore, sessionID: string, input: ListMessagesInput, binding: string, limit: number): MessageSlot[] {
   const { db } = deps.opencode
   if (input.cursor) {
     const decoded = decodeCursor(input.cursor, 'messages', binding, isPageCursor)
@@ -82,7 +82,7 @@ function trimAround(older: MessageSlot[], newer: MessageSlot[]): MessageSlot[] {
   return [...before, ...after]
 }
 
-function loadSlots(deps: AppDeps, store: OpenCodeStore, sessionID: string, slots: MessageSlot[]): NativeMessage[] {
+function loadSlots(deps: SessionsDeps, store: OpenCodeStore, sessionID: string, slots: MessageSlot[]): NativeMessage[] {
   const { db } = deps.opencode
   const whole = slots.filter((s) => s.bytes <= LIMITS.messageStoredBytes).map((s) => s.key.id)
   const loaded = new Map(store.loadMessages(db, sessionID, whole).map((m) => [m.id as string, m]))
@@ -95,7 +95,7 @@ function loadSlots(deps: AppDeps, store: OpenCodeStore, sessionID: string, slots
 }
 
 /** One whole message in native read form (what the pruning UI re-reads before selecting). */
-export function getMessage(deps: AppDeps, input: GetMessageInput): NativeMessage {
+export function getMessage(deps: SessionsDeps, input: GetMessageInput): NativeMessage {
   const { store, session } = resolveSession(deps.opencode, input.sessionID, input.storage)
   const { db } = deps.opencode
   return db.read(() => {
@@ -115,13 +115,12 @@ export function getMessage(deps: AppDeps, input: GetMessageInput): NativeMessage
  * What Loupe removed from these messages of a session, from its prune receipts (which live in
  * OpenCode's file beside the change): the transcript shows where parts were taken out.
  */
-export function pruneNotes(deps: AppDeps, input: PruneNotesInput): { notes: PruneNote[] } {
+export function pruneNotes(deps: SessionsDeps, input: PruneNotesInput): { notes: PruneNote[] } {
   const { store, session } = resolveSession(deps.opencode, input.sessionID, input.storage)
   const { db } = deps.opencode
-  const receipts = createReceiptStore(deps.opencode.layout)
   return db.read(() => {
     // Only ids of this session's messages: another session's receipts are not this page's business.
     const own = [...new Set(input.messageIDs)].filter((id) => store.findMessageKey(db, session.id, id) !== undefined)
-    return { notes: receipts.notes(db, own) }
+    return { notes: store.receipts.notes(db, own) }
   })
 }

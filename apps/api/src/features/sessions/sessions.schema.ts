@@ -1,8 +1,6 @@
-import { ID_PATTERN, LIMITS } from '@loupe/domain'
+import { LIMITS } from '@loupe/domain'
 import { z } from 'zod'
-
-export const sessionIdSchema = z.string().regex(ID_PATTERN).max(LIMITS.idLength)
-export const storageSchema = z.enum(['v1', 'v2'])
+import { sessionIdSchema, storageSchema } from '../../store/session-ids.schema.js'
 const cursorSchema = z.string().min(1).max(LIMITS.cursorChars)
 
 export const listSessionsInput = z.strictObject({

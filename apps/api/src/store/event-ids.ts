@@ -1,4 +1,4 @@
-import type { SqliteDb } from '../../lib/sqlite.js'
+import type { SqliteDb } from '../lib/sqlite.js'
 
 const MASK = (1n << 48n) - 1n
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'

@@ -1,12 +1,13 @@
 import { isObject } from '@loupe/domain'
-import type { SqliteDb } from '../../lib/sqlite.js'
-import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from '../../store/media-blob.js'
-import type { StorageLayout } from '../../store/probe.js'
-import { chunk } from '../../store/session-row.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from './media-blob.js'
+import type { StorageLayout } from './probe.js'
+import { chunk } from './session-row.js'
 import { nextEventIds } from './event-ids.js'
 import type { EventLocator } from './event-locator.js'
+import type { SharedRoles } from './opencode-store.js'
 import { readSessionFence } from './session-fence.js'
-import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
+import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune.store.js'
 
 type Json = Record<string, unknown>
 
@@ -30,13 +31,14 @@ export function minimalV1Part(part: Json): Json {
  * events, and append one `message.part.removed.1` per part exactly as OpenCode's own `part.delete`
  * does (next seq, `event_sequence` advanced first). Events are never deleted or renumbered.
  */
-export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, locator: EventLocator): PruneStore {
+export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, shared: Pick<SharedRoles, 'locator' | 'schema'>): PruneStore {
+  const { locator } = shared
   const events = layout.eventLog
   // An upgraded 2.x file adds `event.created` (ms), which OpenCode fills on every append.
   const created = layout.columns.event?.includes('created') ?? false
   return {
-    generation: 'v1',
     media,
+    schema: shared.schema,
     tables: ['session', 'message', 'part', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table: 'session', suspended: false, events }, sessionID),
     storedBytes(db, sessionID, messageID) {

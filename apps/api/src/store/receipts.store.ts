@@ -1,6 +1,6 @@
 import { parseReceipt, type PruneReceipt } from '@loupe/domain'
-import type { SqliteDb } from '../../lib/sqlite.js'
-import type { StorageLayout } from '../../store/probe.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import type { StorageLayout } from './probe.js'
 
 /** Loupe's own table inside OpenCode's file, for files without `kv` (all of 1.x). */
 export const RECEIPT_TABLE = 'loupe_prune_receipt'

@@ -1,6 +1,6 @@
 import { LIMITS, NOTICE_DECODE_BYTES, type RowKey } from '@loupe/domain'
-import type { SqliteDb } from '../../lib/sqlite.js'
-import type { MediaSupport } from '../../store/media-blob.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import type { MediaSupport } from './media-blob.js'
 import { GENERATE_TOOL_NAME, mediaTest, readFormBytesSql, type GalleryRowSlot, type GalleryStore, type NoticeRow, type ProofSlot, type RowInfo } from './gallery.store.js'
 
 const ROW_LIMIT = LIMITS.messageStoredBytes
@@ -24,7 +24,6 @@ export function createGalleryV2Store(media: MediaSupport): GalleryStore {
     return row ? { key: { t: row.t, id: row.id }, role: row.role, bytes: row.bytes } : undefined
   }
   return {
-    generation: 'v2',
     media,
     newestKey(db, sessionID, boundary) {
       return db.getSql<RowKey>(

@@ -1,9 +1,10 @@
 import { isObject } from '@loupe/domain'
-import type { SqliteDb } from '../../lib/sqlite.js'
-import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from '../../store/media-blob.js'
-import type { GenerationLayout, StorageLayout } from '../../store/probe.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from './media-blob.js'
+import type { SharedRoles } from './opencode-store.js'
+import type { GenerationLayout, StorageLayout } from './probe.js'
 import { readSessionFence } from './session-fence.js'
-import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune-store.js'
+import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune.store.js'
 
 type Json = Record<string, unknown>
 
@@ -27,13 +28,13 @@ const FAMILIES = ['session.next.', 'session.']
  * remove the items from `content[]` by compare-and-swap on the exact stored `data`, keep `seq`,
  * release media refs only removed items named, and redact the matching content events in place.
  */
-export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, media: MediaSupport): PruneStore {
+export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, media: MediaSupport, shared: Pick<SharedRoles, 'schema'>): PruneStore {
   const table = g.sessionTable
   const suspended = layout.columns[table]?.includes('time_suspended') ?? false
   const events = layout.eventLog
   return {
-    generation: 'v2',
     media,
+    schema: shared.schema,
     tables: [table, 'session_message', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table, suspended, events }, sessionID),
     storedBytes(db, sessionID, messageID) {

@@ -1,10 +1,6 @@
-import type { PrunePlan, StorageGeneration } from '@loupe/domain'
-import type { SqliteDb } from '../../lib/sqlite.js'
-import { mediaSupport, type MediaSupport } from '../../store/media-blob.js'
-import type { StorageLayout } from '../../store/probe.js'
-import { createPruneV1Store } from './prune-v1.store.js'
-import { createPruneV2Store } from './prune-v2.store.js'
-import type { EventLocator } from './event-locator.js'
+import type { PrunePlan } from '@loupe/domain'
+import type { SqliteDb } from '../lib/sqlite.js'
+import type { MediaSupport } from './media-blob.js'
 
 /** Run state of a session as stored: what the refusal fences read inside the write transaction. */
 export interface SessionFenceRow {
@@ -41,24 +37,18 @@ export class PruneConflict extends Error {}
 export class PruneUnsupported extends Error {}
 
 /**
- * The write side of one OpenCode storage generation, chosen once per opened file from its layout.
+ * The write side of one OpenCode storage generation, built once per opened file (store.ts).
  * Reads of the native form go through the generation's OpenCodeStore, so revisions match the UI's.
  * Every method runs inside the caller's `BEGIN IMMEDIATE` transaction.
  */
 export interface PruneStore {
-  readonly generation: StorageGeneration
   readonly media: MediaSupport
   /** The tables whose shape the write depends on (checked against the probed layout in the transaction). */
   readonly tables: readonly string[]
+  /** The file's schema version last checked in full inside a write transaction (shared by the file's generations). */
+  readonly schema: { checkedVersion: number | null }
   sessionFence(db: SqliteDb, sessionID: string): SessionFenceRow | undefined
   /** Stored bytes of the message (row plus parts), or undefined when it is not in this session. */
   storedBytes(db: SqliteDb, sessionID: string, messageID: string): number | undefined
   apply(db: SqliteDb, write: PruneWrite): PruneEffects
-}
-
-export function createPruneStore(generation: StorageGeneration, layout: StorageLayout, locator: EventLocator): PruneStore {
-  const media = mediaSupport(layout)
-  const g = layout.generations.find((x) => x.generation === generation)
-  if (!g) throw new Error(`no ${generation} storage in this file`)
-  return generation === 'v1' ? createPruneV1Store(layout, media, locator) : createPruneV2Store(g, layout, media)
 }

@@ -1,4 +1,4 @@
-import type { SqliteDb } from '../../lib/sqlite.js'
+import type { SqliteDb } from '../lib/sqlite.js'
 
 interface SessionEntry {
   /** The highest seq seen among the session's `message.part.updated.1` events, with that row's id. */

@@ -1,5 +1,5 @@
-import type { SqliteDb } from '../../lib/sqlite.js'
-import type { SessionFenceRow } from './prune-store.js'
+import type { SqliteDb } from '../lib/sqlite.js'
+import type { SessionFenceRow } from './prune.store.js'
 
 /**
  * A session's run state for the refusal fences, from its row in `table` (1.x `session`, 2.x

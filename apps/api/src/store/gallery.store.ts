@@ -1,9 +1,6 @@
-import type { GallerySlot, ImageTarget, RowKey, StorageGeneration } from '@loupe/domain'
-import type { SqliteDb } from '../../lib/sqlite.js'
-import { mediaSupport, readFormGrowthSql, type MediaSupport } from '../../store/media-blob.js'
-import type { StorageLayout } from '../../store/probe.js'
-import { createGalleryV1Store } from './gallery-v1.store.js'
-import { createGalleryV2Store } from './gallery-v2.store.js'
+import type { GallerySlot, ImageTarget, RowKey } from '@loupe/domain'
+import type { SqliteDb } from '../lib/sqlite.js'
+import { readFormGrowthSql, type MediaSupport } from './media-blob.js'
 
 /** A gallery row (user or assistant) known by size: 2.x a `session_message` row, 1.x a message with its parts. */
 export interface GalleryRowSlot extends GallerySlot {
@@ -59,7 +56,6 @@ export interface RowInfo {
 
 /** The gallery's reads of one storage generation; the boundary hides rows with `id >= boundary`. */
 export interface GalleryStore {
-  readonly generation: StorageGeneration
   /** Media-blob storage (store/media-blob.ts): row sizes include what inlining refs adds when recognized. */
   readonly media: MediaSupport
   /** The newest user, assistant or synthetic row: the first page's `through`. */
@@ -90,10 +86,3 @@ export const mediaTest = (col: string) =>
  */
 export const readFormBytesSql = (media: MediaSupport, storedBytes: string, ownerTest: string): string =>
   media === 'recognized' ? `(${storedBytes} + ${readFormGrowthSql(ownerTest)})` : `(${storedBytes})`
-
-export function createGalleryStores(layout: StorageLayout): Partial<Record<StorageGeneration, GalleryStore>> {
-  const media = mediaSupport(layout)
-  const out: Partial<Record<StorageGeneration, GalleryStore>> = {}
-  for (const g of layout.generations) out[g.generation] = g.generation === 'v1' ? createGalleryV1Store(media) : createGalleryV2Store(media)
-  return out
-}

@@ -1,7 +1,7 @@
 import type { StorageGeneration } from '@loupe/domain'
-import { AppError } from '../../errors.js'
-import type { OpenCodeHandle } from '../../store/open-opencode.js'
-import type { OpenCodeStore, SessionRecord } from '../../store/store.js'
+import { AppError } from '../errors.js'
+import type { OpenCodeHandle } from './open-opencode.js'
+import type { OpenCodeStore, SessionRecord } from './store.js'
 
 export interface ResolvedSession {
   store: OpenCodeStore
