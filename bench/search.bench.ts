@@ -45,7 +45,7 @@ async function prepareDb(work: string): Promise<string> {
   const given = flag('--db')
   if (given) return path.resolve(given)
   const file = path.join(work, 'opencode.db')
-  const { generateDemoDb } = await import('@loupe/api/demo')
+  const { generateDemoDb } = await import('@loupe/demo')
   const t0 = performance.now()
   const made = generateDemoDb(file, { now: Date.now(), targetParts: PARTS })
   console.log(`generated ${made.parts} parts in ${made.sessions} sessions (${((performance.now() - t0) / 1000).toFixed(1)} s)`)

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { V1_MIGRATIONS, V2_MIGRATIONS } from '../../../store/known-migrations.js'
+import { V1_MIGRATIONS, V2_MIGRATIONS } from '@loupe/domain'
 import { MEDIA_TABLES, moveImagesToBlobs } from './media-blobs.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
