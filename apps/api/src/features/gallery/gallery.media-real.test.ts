@@ -55,7 +55,7 @@ async function pagesOf(deps: TestDeps, sessionID: string, storage: Storage): Pro
 const strip = ({ target: _t, ...rest }: GalleryEntry) => rest
 
 /**
- * The real OpenCode 1.18.33 histories, stored the media-blob way (pruning/testing/media-blobs.ts):
+ * The real OpenCode 1.18.33 histories, stored the media-blob way (test/fixtures/pruning/media-blobs.ts):
  * the 1.18 file itself (1.x parts and the experimental 2.x rows) and the 2.x file built from it.
  * Each gallery must be the inline one, entry for entry and byte for byte, with ref-bound targets.
  */
