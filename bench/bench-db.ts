@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
-import { generateDemoDb } from '@loupe/api/demo'
+import { generateDemoDb } from '@loupe/demo'
 import { addLongSession } from '../e2e/support/long-session.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))

@@ -13,11 +13,11 @@ import path from 'node:path'
 import zlib from 'node:zlib'
 import { createCaller, createTestDeps, type TestDeps } from '../apps/api/test/harness.js'
 import { startTestServer } from '../apps/api/test/server.js'
-import { dataUri, makePng } from '../apps/api/src/features/gallery/fixtures/png.js'
-import { createV1GalleryDb, v1ReadPart } from '../apps/api/src/features/gallery/fixtures/v1-gallery-db.js'
-import { createV2GalleryDb, readItem } from '../apps/api/src/features/gallery/fixtures/v2-gallery-db.js'
+import { dataUri, makePng } from '../apps/api/test/fixtures/gallery/png.js'
+import { createV1GalleryDb, v1ReadPart } from '../apps/api/test/fixtures/gallery/v1-gallery-db.js'
+import { createV2GalleryDb, readItem } from '../apps/api/test/fixtures/gallery/v2-gallery-db.js'
 import { createThumbnailer } from '../apps/api/src/features/gallery/thumbnails.js'
-import { storeImagesAsBlobs } from '../apps/api/src/features/pruning/testing/media-blobs.js'
+import { storeImagesAsBlobs } from '../apps/api/test/fixtures/pruning/media-blobs.js'
 
 const MESSAGES = 5000
 const IMAGES = 500

@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { generateDemoDb } from '@loupe/api/demo'
+import { generateDemoDb } from '@loupe/demo'
 
 const { values } = parseArgs({
   options: {

@@ -3,8 +3,9 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { realFixture, startOpenCodeServe, type OpenCodeServe } from '@loupe/api/testing'
+import { ensureRealFixture } from '../../tools/fixtures.mjs'
 import { startLoupeServer, type LoupeServerProcess } from '../../tools/loupe-server.mjs'
+import { startOpenCodeServe, type OpenCodeServe } from '../../tools/opencode-serve.js'
 import { expect, snapshot, test } from '../support/test.js'
 
 const TOKEN = 'e2e-images-token-at-least-24-chars'
@@ -35,7 +36,7 @@ test.describe('Images conversation', () => {
     test.setTimeout(180_000)
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-images-'))
     const db = path.join(dir, 'opencode.db')
-    fs.copyFileSync((await realFixture()).db, db)
+    fs.copyFileSync(path.join(await ensureRealFixture(), 'opencode.db'), db)
     project = path.join(dir, 'moodboard')
     fs.mkdirSync(project)
     git('init', '-q', '-b', 'main')

@@ -1,9 +1,10 @@
 import fastifyStatic from '@fastify/static'
 import { LIMITS } from '@loupe/domain'
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify'
 import { getHTTPStatusCodeFromError } from '@trpc/server/http'
 import { TRPCError } from '@trpc/server'
 import path from 'node:path'
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify'
 import type { AppDeps } from './deps.js'
 import { isAppError } from './errors.js'
 import { registerGalleryRoutes } from './features/gallery/gallery.routes.js'
@@ -13,23 +14,9 @@ import { createHostGuard } from './http/host-guard.js'
 import { capConnectionsPerAddress, fastifyServerOptions } from './http/server-limits.js'
 import { createSpa, unauthorizedPage } from './http/spa.js'
 import { shareRoutes } from './share/share.routes.js'
-import { appRouter } from './trpc/app-router.js'
+import { appRouter, type AppRouter } from './trpc/app-router.js'
 import { createContextFactory } from './trpc/context.js'
 import { APP_ERROR_TO_TRPC } from './trpc/errors.js'
-import { registerTrpcRoute } from './trpc/trpc-route.js'
-
-/**
- * tRPC's own handler (all but trpc-route's one-query shortcut) answers with a fetch Response,
- * which Fastify streams chunked in two writes; a JSON answer is complete already, so it goes out
- * as one buffer with a length (a search is ~1 ms faster).
- * Subscriptions (SSE) stay streams; no other route answers with a Response.
- */
-async function jsonResponseAsBuffer(reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (!(payload instanceof Response) || !payload.headers.get('content-type')?.startsWith('application/json')) return payload
-  reply.code(payload.status)
-  for (const [name, value] of payload.headers) void reply.header(name, value)
-  return Buffer.from(await payload.arrayBuffer())
-}
 
 export interface BuildOptions {
   logger?: boolean
@@ -73,9 +60,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   // splits its round trips with it), taken once the answer is ready to write.
   const started = new WeakMap<FastifyRequest, number>()
   app.addHook('onSend', async (request, reply, payload) => {
-    const body = await jsonResponseAsBuffer(reply, payload)
     void reply.header('server-timing', `app;dur=${(performance.now() - (started.get(request) ?? performance.now())).toFixed(3)}`)
-    return body
+    return payload
   })
 
   app.addHook('onRequest', async (request, reply) => {
@@ -100,15 +86,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     owner.addHook('onRequest', async (request, reply) => {
       if (!auth.isOwner(request)) return auth.refuse(request, reply)
     })
-    // In a scope of its own, as tRPC's plugin was: its body parsers are for its route alone.
-    await owner.register(async (scope) => registerTrpcRoute(scope, {
-      prefix: '/trpc',
+    const trpcOptions = {
       router: appRouter,
       createContext: createContextFactory(deps),
       onError({ error, path }) {
         if (error.code === 'INTERNAL_SERVER_ERROR') app.log.error({ err: error.cause ?? error, path }, 'procedure failed')
       },
-    }))
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions']
+    // A scope of its own: the plugin replaces the JSON and multipart body parsers for its route alone.
+    await owner.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions })
     registerGalleryRoutes(owner, deps, thumbnails)
   })
 

@@ -8,7 +8,6 @@ import { buildApp } from './app.js'
 import { ConfigError, DEFAULT_PORT, loadConfig, type Config } from './config.js'
 import type { AppDeps } from './deps.js'
 import { createConversationDeps } from './features/conversation/conversation.deps.js'
-import { generateDemoDb } from './demo/demo-db.js'
 import { isAppError } from './errors.js'
 import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
 import { hostNamesFor } from './http/host-guard.js'
@@ -30,7 +29,7 @@ function lanAddresses(host: string): string[] {
     .map((a) => a.address)
 }
 
-function chooseDatabase(config: Config): { path: string; demo: boolean } {
+async function chooseDatabase(config: Config): Promise<{ path: string; demo: boolean }> {
   if (config.db) return { path: config.db, demo: false }
   const located = locateOpenCodeDb(config.locateEnv)
   if (located) {
@@ -41,6 +40,8 @@ function chooseDatabase(config: Config): { path: string; demo: boolean } {
   if (!fs.existsSync(demo)) {
     say('No OpenCode database found; generating a demo database so you can look around…')
     fs.mkdirSync(path.dirname(demo), { recursive: true })
+    // The generator is a lab package: loaded only on this path, never for a real database.
+    const { generateDemoDb } = await import('@loupe/demo')
     const made = generateDemoDb(demo, { now: Date.now() })
     say(`  ${made.sessions} sessions, ${made.messages} messages, ${made.parts} parts`)
   }
@@ -60,7 +61,7 @@ function openBrowser(url: string) {
 async function main() {
   const config = loadConfig(process.argv.slice(2), process.env)
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
-  const { path: dbPath, demo } = chooseDatabase(config)
+  const { path: dbPath, demo } = await chooseDatabase(config)
   const opencode = openOpenCode(dbPath)
   if (!opencode.layout.readable) say(`Warning: ${opencode.layout.problems.join('; ')}`)
   const loupeDb = await openLoupeDb(config.dataDir)

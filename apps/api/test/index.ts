@@ -1,3 +1,3 @@
 export * from './harness.js'
 export * from './server.js'
-export * from './opencode-serve.js'
+export * from '../../../tools/opencode-serve.js'

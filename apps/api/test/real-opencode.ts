@@ -4,8 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { apiClient, ensureOpencode, isolatedEnv, startOpencode, writeConfig, type ApiClient } from '../../../tools/opencode-real/generate.mjs'
-
-export const OPENCODE_VERSION = '1.18.33'
+import { OPENCODE_VERSION } from '../../../tools/opencode-serve.js'
 
 export interface RealOpenCode {
   url: string

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureRealFixture } from '../../../../tools/fixtures.mjs'
 import { buildV2Fixture, createPrefixedV2Schema } from '../../test/fixtures/v2-fixture.js'
-import { generateDemoDb } from '../demo/demo-db.js'
+import { generateDemoDb } from '@loupe/demo'
 import { openSqlite } from '../lib/sqlite.js'
 import { probeSchema, type StorageLayout } from './probe.js'
 

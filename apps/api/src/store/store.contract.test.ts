@@ -5,8 +5,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildV2Fixture } from '../../test/fixtures/v2-fixture.js'
 import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../test/harness.js'
-import { diffSnapshots, snapshotDb } from '../features/pruning/testing/db-snapshot.js'
-import { collectPruned, readMessage, withRaw } from '../features/pruning/testing/prune-helpers.js'
+import { diffSnapshots, snapshotDb } from '../../test/fixtures/pruning/db-snapshot.js'
+import { collectPruned, readMessage, withRaw } from '../../test/fixtures/pruning/prune-helpers.js'
 
 type Json = Record<string, any>
 type Caller = ReturnType<typeof createCaller>

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
-import { startOpenCodeServe, type OpenCodeServe } from '../../../test/opencode-serve.js'
+import { startOpenCodeServe, type OpenCodeServe } from '../../../../../tools/opencode-serve.js'
 import { createOpenCodeServer } from './opencode-client.js'
 
 const MARKER = { 'codenomad.companion': 'images' }

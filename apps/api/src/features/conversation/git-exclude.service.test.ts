@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '../../../test/harness.js'
-import { gitEnvForTests } from '../../../test/opencode-serve.js'
+import { gitEnvForTests } from '../../../../../tools/opencode-serve.js'
 import { excludeDesignDir, type GitEnvironment } from './git-exclude.service.js'
 import { createKeyedLock } from './keyed-lock.js'
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
 import { startTestServer, type TestServer } from '../../../test/server.js'
-import { fixtureIds } from '../pruning/testing/fixture-ids.js'
+import { fixtureIds } from '../../../test/fixtures/pruning/fixture-ids.js'
 
 let SESSION = ''
 

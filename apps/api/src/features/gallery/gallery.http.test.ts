@@ -4,8 +4,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, tempDir, TEST_TOKEN, type TestDeps } from '../../../test/harness.js'
 import { startTestServer, type TestServer } from '../../../test/server.js'
-import { bombPng, dataUri, makePng } from './fixtures/png.js'
-import { createV2GalleryDb, generateItem, readItem } from './fixtures/v2-gallery-db.js'
+import { bombPng, dataUri, makePng } from '../../../test/fixtures/gallery/png.js'
+import { createV2GalleryDb, generateItem, readItem } from '../../../test/fixtures/gallery/v2-gallery-db.js'
 import type { GalleryEntry } from './gallery.schema.js'
 
 /** Image bytes and thumbnails over a real server: membership, headers, caching, decode bounds. */

@@ -4,9 +4,9 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { startTestServer, type TestServer } from '../../../test/server.js'
-import { storeImagesAsBlobs } from '../pruning/testing/media-blobs.js'
-import { buildV2Fixture } from '../pruning/testing/v2-fixture.js'
-import { countBlobBytes, digestOf, refDigest } from './fixtures/media-gallery.js'
+import { storeImagesAsBlobs } from '../../../test/fixtures/pruning/media-blobs.js'
+import { buildV2Fixture } from '../../../test/fixtures/pruning/v2-fixture.js'
+import { countBlobBytes, digestOf, refDigest } from '../../../test/fixtures/gallery/media-gallery.js'
 import type { GalleryEntry, GalleryPage } from './gallery.schema.js'
 
 type Storage = 'v1' | 'v2'
@@ -55,7 +55,7 @@ async function pagesOf(deps: TestDeps, sessionID: string, storage: Storage): Pro
 const strip = ({ target: _t, ...rest }: GalleryEntry) => rest
 
 /**
- * The real OpenCode 1.18.33 histories, stored the media-blob way (pruning/testing/media-blobs.ts):
+ * The real OpenCode 1.18.33 histories, stored the media-blob way (test/fixtures/pruning/media-blobs.ts):
  * the 1.18 file itself (1.x parts and the experimental 2.x rows) and the 2.x file built from it.
  * Each gallery must be the inline one, entry for entry and byte for byte, with ref-bound targets.
  */

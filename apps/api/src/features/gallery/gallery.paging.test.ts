@@ -2,9 +2,9 @@ import { decodeTarget, utf8Length } from '@loupe/domain'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, tempDir, type TestDeps } from '../../../test/harness.js'
-import { createV1GalleryDb, v1FilePart, v1ReadPart } from './fixtures/v1-gallery-db.js'
-import { dataUri, makePng } from './fixtures/png.js'
-import { createV2GalleryDb, readItem } from './fixtures/v2-gallery-db.js'
+import { createV1GalleryDb, v1FilePart, v1ReadPart } from '../../../test/fixtures/gallery/v1-gallery-db.js'
+import { dataUri, makePng } from '../../../test/fixtures/gallery/png.js'
+import { createV2GalleryDb, readItem } from '../../../test/fixtures/gallery/v2-gallery-db.js'
 import type { GalleryEntry, GalleryPage } from './gallery.schema.js'
 
 const MiB = 1024 * 1024

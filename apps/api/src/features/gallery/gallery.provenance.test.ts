@@ -1,9 +1,9 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, tempDir, type TestDeps } from '../../../test/harness.js'
-import { dataUri, makePng } from './fixtures/png.js'
-import { createV1GalleryDb, v1GeneratePart, v1NoticePart, v1ReadPart } from './fixtures/v1-gallery-db.js'
-import { createV2GalleryDb, generateItem, readItem, type GenerateCall, type V2GalleryDb } from './fixtures/v2-gallery-db.js'
+import { dataUri, makePng } from '../../../test/fixtures/gallery/png.js'
+import { createV1GalleryDb, v1GeneratePart, v1NoticePart, v1ReadPart } from '../../../test/fixtures/gallery/v1-gallery-db.js'
+import { createV2GalleryDb, generateItem, readItem, type GenerateCall, type V2GalleryDb } from '../../../test/fixtures/gallery/v2-gallery-db.js'
 import type { GalleryEntry, GenerationEntry, ImageEntry } from './gallery.schema.js'
 
 /**

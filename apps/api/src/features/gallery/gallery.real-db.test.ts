@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type RealFixture, type TestDeps } from '../../../test/harness.js'
 import { startTestServer, type TestServer } from '../../../test/server.js'
-import { dataUri, makePng } from './fixtures/png.js'
+import { dataUri, makePng } from '../../../test/fixtures/gallery/png.js'
 import type { GalleryEntry } from './gallery.schema.js'
 
 type Json = Record<string, any>

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, type TestDeps } from '../../../test/harness.js'
 import { startTestServer, type TestServer } from '../../../test/server.js'
-import { ensureGalleryFixture, type GalleryFixture } from './fixtures/real-gallery.mjs'
+import { ensureGalleryFixture, type GalleryFixture } from '../../../test/fixtures/gallery/real-gallery.mjs'
 import type { GalleryPage, ImageEntry } from './gallery.schema.js'
 
 type Page = Extract<GalleryPage, { status: 'page' }>

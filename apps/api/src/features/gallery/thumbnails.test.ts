@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, tempDir } from '../../../test/harness.js'
 import { serveRealFixture } from '../../../test/server.js'
 import { sha256Bytes } from '../../lib/hash.js'
-import { makePng } from './fixtures/png.js'
+import { makePng } from '../../../test/fixtures/gallery/png.js'
 import type { ImageEntry } from './gallery.schema.js'
 import { createThumbnailer } from './thumbnails.js'
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { buildV2Fixture } from '../../../test/fixtures/v2-fixture.js'
 import { indexedWords } from '../../../test/search-fixtures.js'
 import { createCaller, createTestDeps, realFixture, tempDir, TEST_NOW, type TestDeps } from '../../../test/harness.js'
-import { generateDemoDb } from '../../demo/demo-db.js'
+import { generateDemoDb } from '@loupe/demo'
 import type { SearchHit } from './history-scope.js'
 
 type Caller = ReturnType<typeof createCaller>

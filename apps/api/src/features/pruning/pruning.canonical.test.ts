@@ -6,9 +6,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { copyDb, realFixture, tempDir } from '../../../test/harness.js'
 import { mayHoldMediaRef } from '../../store/media-blob.js'
 import { openOpenCode, type OpenCodeHandle } from '../../store/open-opencode.js'
-import { fixtureIds } from './testing/fixture-ids.js'
-import { storeImagesAsBlobs } from './testing/media-blobs.js'
-import { buildV2Fixture } from './testing/v2-fixture.js'
+import { fixtureIds } from '../../../test/fixtures/pruning/fixture-ids.js'
+import { storeImagesAsBlobs } from '../../../test/fixtures/pruning/media-blobs.js'
+import { buildV2Fixture } from '../../../test/fixtures/pruning/v2-fixture.js'
 
 // Escapes of every kind JSON.stringify writes, non-ASCII text and an astral character, at a size read off the text.
 const OUTPUT = 'line "one"\n\ttab \\ back\u0001 ünïcødé ✓ 😀 '.repeat(2000)

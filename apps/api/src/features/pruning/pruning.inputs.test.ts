@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
 import { startTestServer, type TestServer } from '../../../test/server.js'
-import { diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
-import { fixtureIds } from './testing/fixture-ids.js'
+import { diffSnapshots, snapshotDb } from '../../../test/fixtures/pruning/db-snapshot.js'
+import { fixtureIds } from '../../../test/fixtures/pruning/fixture-ids.js'
 
 // Shapes only: inputs are refused before any session is looked up (the stale ones answer `conflict`).
 let SESSION = 'ses_'

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { createProject, startScriptedOpencode, type ScriptedOpencode } from '../../../test/scripted-opencode.js'
-import { countInFiles, newMarker, waitFor } from './testing/markers.js'
+import { countInFiles, newMarker, waitFor } from '../../../test/fixtures/pruning/markers.js'
 
 type Message = { info: { id: string; role: string }; parts: Array<{ id: string; type: string; callID?: string }> }
 

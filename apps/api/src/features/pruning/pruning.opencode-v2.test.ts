@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { createProject, startScriptedOpencode, type ScriptedOpencode } from '../../../test/scripted-opencode.js'
-import { countInFiles, newMarker, waitFor } from './testing/markers.js'
+import { countInFiles, newMarker, waitFor } from '../../../test/fixtures/pruning/markers.js'
 
 type Item = { type: string; id?: string; text?: string; name?: string }
 type V2Message = { id: string; type: string; content?: Item[]; time?: { completed?: number }; finish?: string }

@@ -4,9 +4,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
-import { diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
-import { fixtureIds } from './testing/fixture-ids.js'
-import { readMessage, withRaw } from './testing/prune-helpers.js'
+import { diffSnapshots, snapshotDb } from '../../../test/fixtures/pruning/db-snapshot.js'
+import { fixtureIds } from '../../../test/fixtures/pruning/fixture-ids.js'
+import { readMessage, withRaw } from '../../../test/fixtures/pruning/prune-helpers.js'
 
 let SESSION = ''
 let MESSAGE = '' // step-start, reasoning, text, tool(bash), tool(glob), step-finish

@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type RealFixture, type TestDeps } from '../../../test/harness.js'
-import { byTable, diffSnapshots, snapshotDb } from './testing/db-snapshot.js'
-import { fixtureIds } from './testing/fixture-ids.js'
+import { byTable, diffSnapshots, snapshotDb } from '../../../test/fixtures/pruning/db-snapshot.js'
+import { fixtureIds } from '../../../test/fixtures/pruning/fixture-ids.js'
 import { minimalV1Part } from '../../store/prune-v1.store.js'
-import { collectPruned, readMessage, withRaw, type Caller } from './testing/prune-helpers.js'
+import { collectPruned, readMessage, withRaw, type Caller } from '../../../test/fixtures/pruning/prune-helpers.js'
 
 // The "tour" session of the real fixture: reasoning, text, two tools, then more turns.
 let SESSION = ''

@@ -2,9 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, tempDir, TEST_NOW, type RealFixture, type TestDeps } from '../../../test/harness.js'
-import { fixtureIds, type FixtureIds } from '../pruning/testing/fixture-ids.js'
-import { readMessage } from '../pruning/testing/prune-helpers.js'
-import { buildV2Fixture } from '../pruning/testing/v2-fixture.js'
+import { fixtureIds, type FixtureIds } from '../../../test/fixtures/pruning/fixture-ids.js'
+import { readMessage } from '../../../test/fixtures/pruning/prune-helpers.js'
+import { buildV2Fixture } from '../../../test/fixtures/pruning/v2-fixture.js'
 
 describe('sessions.pruneNotes (where Loupe pruned, from its receipts)', () => {
   let fixture: RealFixture

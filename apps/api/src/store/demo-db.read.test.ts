@@ -3,10 +3,10 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { generateDemoDb } from '@loupe/demo'
 import { materializeDirectories, startRealOpenCode, type RealOpenCode } from '../../test/real-opencode.js'
-import { openOpenCode, type OpenCodeHandle } from '../store/open-opencode.js'
-import type { OpenCodeStore } from '../store/store.js'
-import { generateDemoDb } from './demo-db.js'
+import { openOpenCode, type OpenCodeHandle } from './open-opencode.js'
+import type { OpenCodeStore } from './store.js'
 
 // Slow: starts the real OpenCode 1.18.33 twice (about 10 s). It is the proof that the demo
 // database is OpenCode's own format, so it runs in `npm test` like everything else.
@@ -111,4 +111,25 @@ describe('generateDemoDb, read back by the real OpenCode 1.18.33 (slow)', () => 
       db.close()
     }
   }, 120_000)
+})
+
+describe('generateDemoDb, opened by Loupe', () => {
+  it('replaces an existing file and opens as a writable 1.x database in Loupe', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-demo-open-'))
+    const file = (name: string) => path.join(dir, name)
+    try {
+      fs.writeFileSync(file('replace.db'), 'not a database')
+      generateDemoDb(file('replace.db'), { now: NOW, sessions: 3 })
+      const handle = openOpenCode(file('replace.db'))
+      try {
+        expect(handle.layout).toMatchObject({ readable: true, writable: true, problems: [] })
+        expect(handle.layout.generations.map((g) => g.generation)).toEqual(['v1'])
+        expect(handle.layout.opencodeVersions).toEqual(['1.18.33'])
+      } finally {
+        handle.db.close()
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

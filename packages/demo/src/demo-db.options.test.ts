@@ -4,7 +4,6 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openOpenCode } from '../store/open-opencode.js'
 import { generateDemoDb } from './demo-db.js'
 
 const NOW = Date.UTC(2026, 8, 15, 18)
@@ -53,18 +52,5 @@ describe('generateDemoDb options', () => {
     const made = generateDemoDb(file('target.db'), { now: NOW, seed: 2, targetParts: 1_500 })
     expect(made.parts).toBeGreaterThanOrEqual(1_500)
     expect(made.parts).toBeLessThan(1_500 + 400)
-  })
-
-  it('replaces an existing file and opens as a writable 1.x database in Loupe', () => {
-    fs.writeFileSync(file('replace.db'), 'not a database')
-    generateDemoDb(file('replace.db'), { now: NOW, sessions: 3 })
-    const handle = openOpenCode(file('replace.db'))
-    try {
-      expect(handle.layout).toMatchObject({ readable: true, writable: true, problems: [] })
-      expect(handle.layout.generations.map((g) => g.generation)).toEqual(['v1'])
-      expect(handle.layout.opencodeVersions).toEqual(['1.18.33'])
-    } finally {
-      handle.db.close()
-    }
   })
 })

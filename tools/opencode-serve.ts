@@ -2,9 +2,13 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ensureOpencode, isolatedEnv, writeConfig } from '../../../tools/opencode-real/generate.mjs'
-import { tempDir } from './harness.js'
-import { OPENCODE_VERSION } from './real-opencode.js'
+import { ensureOpencode, isolatedEnv, writeConfig } from './opencode-real/generate.mjs'
+
+// A process launcher beside loupe-server.mjs: the api's tests and the e2e suite start the real
+// OpenCode server with it, so neither reaches into the other's files.
+
+/** The OpenCode release every real-binary test and fixture runs. */
+export const OPENCODE_VERSION = '1.18.33'
 
 /** Git for tests: this process's PATH, an isolated HOME, no system config. */
 export function gitEnvForTests(home: string) {
@@ -28,7 +32,7 @@ export interface OpenCodeServe {
 export async function startOpenCodeServe(options: { dbPath: string; password?: string }): Promise<OpenCodeServe> {
   const cache = path.resolve(process.env.OPENCODE_REAL_CACHE ?? path.join(os.homedir(), '.cache', 'opencode-real'))
   const bin = ensureOpencode({ cache, version: OPENCODE_VERSION })
-  const work = tempDir('loupe-opencode-')
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-opencode-'))
   const configPath = path.join(work, 'config', 'opencode', 'opencode.json')
   const env = { ...isolatedEnv(work, configPath), OPENCODE_DB: options.dbPath }
   if (options.password) Object.assign(env, { OPENCODE_SERVER_PASSWORD: options.password })

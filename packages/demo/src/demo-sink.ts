@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import { V1_MIGRATIONS } from '../store/known-migrations.js'
+import { V1_MIGRATIONS } from '@loupe/domain'
 import type { SessionRows } from './demo-rows.js'
 import type { DemoWorld } from './demo-plan.js'
 import type { Random } from './random.js'

@@ -3,12 +3,12 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
-import { ensureRealFixture } from '../../../../tools/fixtures.mjs'
-import { V1_MIGRATIONS } from '../store/known-migrations.js'
+import { ensureRealFixture } from '../../../tools/fixtures.mjs'
+import { V1_MIGRATIONS } from '@loupe/domain'
 import { generateDemoDb } from './demo-db.js'
 import { OPENCODE_1_18_33_SCHEMA } from './opencode-schema.js'
 
-const schemaFile = path.resolve(import.meta.dirname, '../../../../tools/opencode-schema/opencode-1.18.33-schema.sql')
+const schemaFile = path.resolve(import.meta.dirname, '../../../tools/opencode-schema/opencode-1.18.33-schema.sql')
 
 const schemaOf = (file: string) => {
   const db = new Database(file, { readonly: true })
