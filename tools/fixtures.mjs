@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const HARNESS = path.join(here, 'opencode-real')
 export const DEFAULT_FIXTURE = { sessions: 5, v2Sessions: 2, projects: 2 }
+/** One session whose bash progress streams make OpenCode write thousands of part snapshots: `ensureRealFixture(BLOAT_FIXTURE, { name: 'bloat' })`. */
+export const BLOAT_FIXTURE = { sessions: 1, v2Sessions: 0, projects: 1, scenarios: 'bloat' }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
