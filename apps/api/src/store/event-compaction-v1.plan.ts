@@ -9,6 +9,8 @@ export interface ScannedEvent {
   bytes: number
   /** JSON text: the part fields (array) of a part snapshot, `[info, sessionID]` of a message or session snapshot; null otherwise. */
   fields: string | null
+  /** JSON text of a snapshot's payload without its part or info: what stays as it is. */
+  rest: string | null
   /** The payload itself when it is small enough to be a redacted one already; null otherwise. */
   small: string | null
   /** 0 when the payload of an event of another type is not JSON. */
@@ -24,6 +26,8 @@ export interface Redaction {
   path: '$.part' | '$.info'
   /** JSON text of the minimal value put there. */
   replacement: string
+  /** The whole new payload, when the rest of the old one has OpenCode's own keys; otherwise the write runs `json_set`. */
+  data?: string
   /** Payload bytes after the redaction, as the dry run reports them (the write measures them). */
   estimatedBytes: number
 }
@@ -51,6 +55,7 @@ export const SNAPSHOT_TYPES = [PART, MESSAGE, SESSION] as const
 /** The durable session events of 1.x (opencode-storage.md §8.3). */
 const KNOWN_TYPES = new Set<string>([...SNAPSHOT_TYPES, 'session.created.1', 'session.deleted.1', 'message.removed.1', 'message.part.removed.1'])
 
+const utf8Bytes = (text: string) => Buffer.byteLength(text)
 const str = (v: unknown): v is string => typeof v === 'string'
 const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 
@@ -126,8 +131,26 @@ interface Snapshot {
   key: string
   /** The part or info the snapshot carries (parts: only the extracted identity fields). */
   value: JsonObject
-  sessionID: unknown
-  time?: unknown
+}
+
+// The payload keys around `part` / `info` in 1.18.33, in OpenCode's order (opencode-storage.md §8.3).
+const PART_REST = ['sessionID', 'time']
+const INFO_REST = ['sessionID']
+
+/** The new payload text, in OpenCode's key order, when the rest is exactly OpenCode's; undefined otherwise. */
+function wholePayload(row: ScannedEvent, minimal: JsonObject): string | undefined {
+  let rest: unknown
+  try {
+    rest = JSON.parse(row.rest ?? 'null')
+  } catch {
+    return undefined
+  }
+  if (!isObject(rest)) return undefined
+  const keys = Object.keys(rest)
+  if (row.type === PART) {
+    return sameJson(keys, PART_REST) ? JSON.stringify({ sessionID: rest.sessionID, part: minimal, time: rest.time }) : undefined
+  }
+  return sameJson(keys, INFO_REST) ? JSON.stringify({ sessionID: rest.sessionID, info: minimal }) : undefined
 }
 
 function readSnapshot(row: ScannedEvent, sessionID: string): Snapshot | string {
@@ -140,16 +163,16 @@ function readSnapshot(row: ScannedEvent, sessionID: string): Snapshot | string {
   }
   if (!Array.isArray(fields)) return bad
   if (row.type === PART) {
-    const [id, type, partSession, messageID, callID, tool, start, eventSession, time] = fields as unknown[]
+    const [id, type, partSession, messageID, callID, tool, start] = fields as unknown[]
     if (!str(id) || partSession !== sessionID) return bad
     const value: JsonObject = { id, type: type as string, sessionID: partSession, messageID: messageID as string, callID: callID as string, tool: tool as string }
     if (start !== null && start !== undefined) value.time = { start: start as number }
-    return { row, key: `p:${id}`, value, sessionID: eventSession, time }
+    return { row, key: `p:${id}`, value }
   }
-  const [info, eventSession] = fields as unknown[]
+  const [info] = fields as unknown[]
   if (!isObject(info) || !str(info.id)) return bad
   if (row.type === SESSION && info.id !== sessionID) return bad
-  return { row, key: row.type === SESSION ? 's' : `m:${info.id}`, value: info, sessionID: eventSession }
+  return { row, key: row.type === SESSION ? 's' : `m:${info.id}`, value: info }
 }
 
 const payloadOf = (small: string | null, path: Redaction['path']): unknown => {
@@ -197,8 +220,10 @@ export function planSessionCompaction(sessionID: string, rows: readonly ScannedE
       continue
     }
     const replacement = JSON.stringify(minimal)
-    const rest = s.row.type === PART ? { sessionID: s.sessionID, part: minimal, time: s.time } : { sessionID: s.sessionID, info: minimal }
-    plan.redactions.push({ id: s.row.id, seq: s.row.seq, type: s.row.type, bytes: s.row.bytes, path, replacement, estimatedBytes: Buffer.byteLength(JSON.stringify(rest)) })
+    const data = wholePayload(s.row, minimal)
+    // Without the whole payload (keys beyond OpenCode's), the size is the rest plus the new member.
+    const estimatedBytes = data !== undefined ? utf8Bytes(data) : utf8Bytes(s.row.rest ?? '') + utf8Bytes(replacement) + path.length + 2
+    plan.redactions.push({ id: s.row.id, seq: s.row.seq, type: s.row.type, bytes: s.row.bytes, path, replacement, ...(data !== undefined ? { data } : {}), estimatedBytes })
     relied.add(newest.row.id)
   }
   plan.newest = [...relied]

@@ -19,10 +19,15 @@ const [PART, MESSAGE, SESSION] = SNAPSHOT_TYPES
 const SCAN_SQL = `
   SELECT id, seq, type, octet_length(data) AS bytes,
     CASE type
-      WHEN '${PART}' THEN json_extract(data, '$.part.id', '$.part.type', '$.part.sessionID', '$.part.messageID', '$.part.callID', '$.part.tool', '$.part.time.start', '$.sessionID', '$.time')
+      WHEN '${PART}' THEN json_extract(data, '$.part.id', '$.part.type', '$.part.sessionID', '$.part.messageID', '$.part.callID', '$.part.tool', '$.part.time.start')
       WHEN '${MESSAGE}' THEN json_extract(data, '$.info', '$.sessionID')
       WHEN '${SESSION}' THEN json_extract(data, '$.info', '$.sessionID')
     END AS fields,
+    CASE type
+      WHEN '${PART}' THEN json_remove(data, '$.part')
+      WHEN '${MESSAGE}' THEN json_remove(data, '$.info')
+      WHEN '${SESSION}' THEN json_remove(data, '$.info')
+    END AS rest,
     CASE WHEN octet_length(data) <= ${SMALL_BYTES} THEN data END AS small,
     CASE WHEN type IN ('${PART}', '${MESSAGE}', '${SESSION}') THEN 1 ELSE json_valid(data) END AS valid
   FROM event WHERE aggregate_id = ? AND seq > ? ORDER BY seq LIMIT ?`
@@ -64,13 +69,13 @@ export class CompactionConflict extends Error {}
 export function applyRedactions(db: SqliteDb, sessionID: string, batch: readonly Redaction[]): { before: number; after: number } {
   let before = 0
   let after = 0
+  const guard = `WHERE id = ? AND aggregate_id = ? AND seq = ? AND type = ? AND octet_length(data) = ? RETURNING octet_length(data) AS bytes`
   for (const r of batch) {
-    const row = db.getSql<{ bytes: number }>(
-      `UPDATE event SET data = json_set(data, '${r.path}', json(?))
-        WHERE id = ? AND aggregate_id = ? AND seq = ? AND type = ? AND octet_length(data) = ?
-        RETURNING octet_length(data) AS bytes`,
-      [r.replacement, r.id, sessionID, r.seq, r.type, r.bytes],
-    )
+    const where = [r.id, sessionID, r.seq, r.type, r.bytes]
+    // The whole payload, when the planner could write it (OpenCode's own shape): no second parse of the old one.
+    const row = r.data !== undefined
+      ? db.getSql<{ bytes: number }>(`UPDATE event SET data = CAST(? AS TEXT) ${guard}`, [r.data, ...where])
+      : db.getSql<{ bytes: number }>(`UPDATE event SET data = json_set(data, '${r.path}', json(?)) ${guard}`, [r.replacement, ...where])
     if (!row) throw new CompactionConflict(`event ${r.seq} changed since it was read`)
     before += r.bytes
     after += row.bytes
