@@ -2,7 +2,7 @@ import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
 import { snapshotDb } from '../pruning/testing/db-snapshot.js'
-import { compactEventLog, type CompactProgress } from './compact.service.js'
+import { compactEventLog, runCompaction, type CompactProgress } from './compact.service.js'
 
 const V1_TYPES = ['session.created.1', 'session.updated.1', 'session.deleted.1', 'message.updated.1', 'message.removed.1', 'message.part.updated.1', 'message.part.removed.1']
 
@@ -125,6 +125,24 @@ describe('compactEventLog', () => {
     expect(done).toMatchObject({ status: 'refused', eventsRedacted: 0 })
     expect(done.detail).toMatch(/replaced/)
     expect(snapshotDb(deps.opencode.path)).toEqual(before)
+  })
+
+  it('stops after a batch when asked, refuses a second writer meanwhile, and a new run finishes the job', async () => {
+    deps = await createTestDeps((await realFixture()).db)
+    const caller = createCaller({ deps })
+    const expected = (await compactEventLog(deps, { dryRun: true })).eventsRedacted
+    const running = runCompaction(deps, { dryRun: false })
+    expect(await caller.storage.compactStatus()).toMatchObject({ state: 'running' })
+    expect(await caller.storage.compact({ dryRun: false })).toMatchObject({ status: 'refused', detail: expect.stringMatching(/already running/) })
+    expect(await caller.storage.compactStop()).toEqual({ stopping: true })
+    const stopped = await running
+    expect(stopped.status).toBe('stopped')
+    expect(stopped.eventsRedacted).toBeLessThan(expected)
+    expect(await caller.storage.compactStatus()).toMatchObject({ state: 'finished', answer: { status: 'stopped' } })
+    const rest = await caller.storage.compact({ dryRun: false })
+    expect(rest.status).toBe('done')
+    expect(stopped.eventsRedacted + rest.eventsRedacted).toBe(expected)
+    expect(await caller.storage.compactStop()).toEqual({ stopping: false })
   })
 
   it('refuses input beyond the strict schema', async () => {

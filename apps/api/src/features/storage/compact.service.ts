@@ -227,3 +227,14 @@ export async function compactEventLog(deps: CompactDeps, input: CompactInput, on
   onProgress?.({ sessionID: '', sessionsDone: sessions.length, sessionsTotal: sessions.length, eventBytesDone: total, eventBytesTotal: total })
   return answer
 }
+
+/**
+ * `storage.compact`: a dry run answers at once; a write takes the process's one compaction slot, so
+ * `storage.compactStatus` shows its progress and `storage.compactStop` ends it after a batch.
+ */
+export async function runCompaction(deps: CompactDeps & Pick<AppDeps, 'compaction' | 'clock'>, input: CompactInput): Promise<CompactAnswer> {
+  if (input.dryRun) return compactEventLog(deps, input)
+  const running = deps.compaction.run(() => deps.clock.now(), (onProgress, signal) => compactEventLog(deps, input, onProgress, signal))
+  if (running) return running
+  return { status: 'refused', dryRun: false, sessions: 0, eventsRedacted: 0, eventBytesBefore: 0, eventBytesAfter: 0, refused: [], perSession: [], detail: 'A compaction is already running; wait for it or stop it.', notes: [] }
+}
