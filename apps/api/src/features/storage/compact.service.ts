@@ -93,12 +93,18 @@ async function scanSession(deps: CompactDeps, sessionID: string): Promise<Scanne
   }
 }
 
-function batchesOf(redactions: readonly Redaction[]): Redaction[][] {
+/** How a run goes: `signal` stops it after the current batch; `batchBytes` bounds each transaction (tests make it small). */
+export interface CompactRunOptions {
+  signal?: AbortSignal
+  batchBytes?: number
+}
+
+function batchesOf(redactions: readonly Redaction[], limit: number): Redaction[][] {
   const out: Redaction[][] = []
   let current: Redaction[] = []
   let bytes = 0
   for (const r of redactions) {
-    if (current.length > 0 && bytes + r.bytes > BATCH_EVENT_BYTES) {
+    if (current.length > 0 && bytes + r.bytes > limit) {
       out.push(current)
       current = []
       bytes = 0
@@ -133,13 +139,13 @@ const summarize = (s: EventLogSession, plan: SessionCompactionPlan, redacted: nu
 })
 
 /** Write one session's redactions in bounded batches, each behind the live check, the file check and the fences. */
-async function writeSession(deps: CompactDeps, store: PruneStore, s: EventLogSession, plan: SessionCompactionPlan, progress: (bytes: number) => void, signal?: AbortSignal): Promise<SessionOutcome> {
+async function writeSession(deps: CompactDeps, store: PruneStore, s: EventLogSession, plan: SessionCompactionPlan, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
   const { db } = deps.opencode
   let redacted = 0
   let after = plan.eventBytes
   const halt = (reason: string): SessionOutcome => (redacted > 0 ? { kind: 'stop', reason, summary: summarize(s, plan, redacted, after) } : { kind: 'refused', reason })
-  for (const batch of batchesOf(plan.redactions)) {
-    if (signal?.aborted) return { kind: 'stop', reason: 'Stopped on request; what was compacted stays compacted, and a new run continues from there.', summary: summarize(s, plan, redacted, after) }
+  for (const batch of batchesOf(plan.redactions, options.batchBytes ?? BATCH_EVENT_BYTES)) {
+    if (options.signal?.aborted) return { kind: 'stop', reason: 'Stopped on request; what was compacted stays compacted, and a new run continues from there.', summary: summarize(s, plan, redacted, after) }
     const live = await liveRefusal(deps, s.sessionID)
     if (live) return halt(live)
     try {
@@ -164,7 +170,7 @@ async function writeSession(deps: CompactDeps, store: PruneStore, s: EventLogSes
   return { kind: 'done', summary: summarize(s, plan, redacted, after) }
 }
 
-async function compactSession(deps: CompactDeps, store: PruneStore, s: EventLogSession, dryRun: boolean, progress: (bytes: number) => void, signal?: AbortSignal): Promise<SessionOutcome> {
+async function compactSession(deps: CompactDeps, store: PruneStore, s: EventLogSession, dryRun: boolean, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
   const { db } = deps.opencode
   const fence = fenceSession(db.read(() => store.sessionFence(db, s.sessionID)))
   if (fence) return { kind: 'refused', reason: fence.detail }
@@ -180,7 +186,7 @@ async function compactSession(deps: CompactDeps, store: PruneStore, s: EventLogS
     progress(s.bytes)
     return { kind: 'done', summary: summarize(s, plan, plan.redactions.length, after) }
   }
-  return writeSession(deps, store, s, plan, progress, signal)
+  return writeSession(deps, store, s, plan, progress, options)
 }
 
 /**
@@ -190,7 +196,7 @@ async function compactSession(deps: CompactDeps, store: PruneStore, s: EventLogS
  * workspace, running, compacting or reverting are refused and listed. Resumable: a second run finds
  * the redacted events and changes nothing.
  */
-export async function compactEventLog(deps: CompactDeps, input: CompactInput, onProgress?: (p: CompactProgress) => void, signal?: AbortSignal): Promise<CompactAnswer> {
+export async function compactEventLog(deps: CompactDeps, input: CompactInput, onProgress?: (p: CompactProgress) => void, options: CompactRunOptions = {}): Promise<CompactAnswer> {
   const { opencode } = deps
   const { layout } = opencode
   const answer: CompactAnswer = { status: 'done', dryRun: input.dryRun, sessions: 0, eventsRedacted: 0, eventBytesBefore: 0, eventBytesAfter: 0, refused: [], perSession: [], detail: null, notes: [] }
@@ -212,7 +218,7 @@ export async function compactEventLog(deps: CompactDeps, input: CompactInput, on
       done += bytes
       onProgress?.({ sessionID: s.sessionID, sessionsDone: index, sessionsTotal: sessions.length, eventBytesDone: done, eventBytesTotal: total })
     }
-    const outcome = answer.status === 'stopped' ? undefined : await compactSession(deps, store, s, input.dryRun, progress, signal)
+    const outcome = answer.status === 'stopped' ? undefined : await compactSession(deps, store, s, input.dryRun, progress, options)
     answer.eventBytesBefore += s.bytes
     const summary = outcome && 'summary' in outcome ? outcome.summary : undefined
     answer.eventBytesAfter += summary?.eventBytesAfter ?? s.bytes
@@ -234,7 +240,7 @@ export async function compactEventLog(deps: CompactDeps, input: CompactInput, on
  */
 export async function runCompaction(deps: CompactDeps & Pick<AppDeps, 'compaction' | 'clock'>, input: CompactInput): Promise<CompactAnswer> {
   if (input.dryRun) return compactEventLog(deps, input)
-  const running = deps.compaction.run(() => deps.clock.now(), (onProgress, signal) => compactEventLog(deps, input, onProgress, signal))
+  const running = deps.compaction.run(() => deps.clock.now(), (onProgress, signal) => compactEventLog(deps, input, onProgress, { signal }))
   if (running) return running
   return { status: 'refused', dryRun: false, sessions: 0, eventsRedacted: 0, eventBytesBefore: 0, eventBytesAfter: 0, refused: [], perSession: [], detail: 'A compaction is already running; wait for it or stop it.', notes: [] }
 }
