@@ -3,6 +3,7 @@
 //   import { ensureRealFixture } from '../../tools/fixtures.mjs'
 //   const dir = await ensureRealFixture()          // { sessions: 5, v2Sessions: 2 }
 //   dir/opencode.db, dir/sessions/*.json, dir/sessions-v2/*.json, dir/manifest.json
+//   const bloat = await ensureRealFixture(BLOAT_FIXTURE, { name: 'bloat' })   // one bash progress stream
 //
 // Tests copy dir/opencode.db before touching it; the cached directory is never written after
 // generation. Concurrent callers (turbo runs api and e2e tests in parallel) share one generation

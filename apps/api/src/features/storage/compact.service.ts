@@ -54,9 +54,9 @@ const SCAN_ROWS = 2000
 const WAL_FOLD_BYTES = 8 * 1024 * 1024
 
 const V2_NOTE =
-  '2.x sessions: nothing to compact. Upstream 2.x writes no snapshot events: each event records one step once ' +
-  '(session.tool.called / success / failed, session.reasoning.ended, …; packages/schema/src/session-event.ts), ' +
-  'and plain `opencode serve` persists none (#42839).'
+  '2.x sessions: nothing to compact. Upstream 2.x stores no superseded snapshots: each durable event records one step once ' +
+  '(session.tool.called / success / failed, session.reasoning.ended, …), running-tool progress and deltas are ephemeral ' +
+  '(packages/schema/src/session-event.ts), and plain `opencode serve` persists no events at all (#42839).'
 
 type Refusal = { sessionID: string; reason: string }
 type SessionOutcome = { kind: 'done'; summary: CompactSession } | { kind: 'refused'; reason: string } | { kind: 'stop'; reason: string; summary?: CompactSession }
