@@ -34,11 +34,12 @@ const SCAN_SQL = `
 
 /** The 1.x sessions that have events, largest log first, with their event count and payload bytes. */
 export function listEventLogSessions(db: SqliteDb, sessionIDs?: readonly string[]): EventLogSession[] {
-  const filter = sessionIDs ? `AND s.id IN (SELECT value FROM json_each(?))` : ''
+  const filter = sessionIDs ? `WHERE s.id IN (SELECT value FROM json_each(?))` : ''
+  // octet_length reads a payload's size from its record header, not its overflow pages.
   return db.allSql<EventLogSession>(
     `SELECT s.id AS sessionID, s.title AS title, count(*) AS events, sum(octet_length(e.data)) AS bytes
        FROM event e JOIN session s ON s.id = e.aggregate_id
-      WHERE 1 = 1 ${filter}
+      ${filter}
       GROUP BY s.id ORDER BY bytes DESC, s.id`,
     sessionIDs ? [JSON.stringify(sessionIDs)] : [],
   )
