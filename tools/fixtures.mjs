@@ -3,6 +3,7 @@
 //   import { ensureRealFixture } from '../../tools/fixtures.mjs'
 //   const dir = await ensureRealFixture()          // { sessions: 5, v2Sessions: 2 }
 //   dir/opencode.db, dir/sessions/*.json, dir/sessions-v2/*.json, dir/manifest.json
+//   const bloat = await ensureRealFixture(BLOAT_FIXTURE, { name: 'bloat' })   // one bash progress stream
 //
 // Tests copy dir/opencode.db before touching it; the cached directory is never written after
 // generation. Concurrent callers (turbo runs api and e2e tests in parallel) share one generation
@@ -18,6 +19,8 @@ import { fileURLToPath } from 'node:url'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const HARNESS = path.join(here, 'opencode-real')
 export const DEFAULT_FIXTURE = { sessions: 5, v2Sessions: 2, projects: 2 }
+/** One session whose bash progress streams make OpenCode write thousands of part snapshots: `ensureRealFixture(BLOAT_FIXTURE, { name: 'bloat' })`. */
+export const BLOAT_FIXTURE = { sessions: 1, v2Sessions: 0, projects: 1, scenarios: 'bloat' }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 

@@ -53,6 +53,7 @@ const HELP = `usage: node generate.mjs --out DIR [options]
   --v2-sessions M      EXPERIMENTAL: also run M sessions through OpenCode's new
                        /api/session endpoints (sets OPENCODE_EXPERIMENTAL_EVENT_SYSTEM=1);
                        they are stored in table session_message, exported to sessions-v2/
+  --scenarios SET      scenario set: default (rotates over five), bloat (a long progress stream)
   --keep-work          keep the work dir (its data/opencode/ is OpenCode's real data dir)
   --delay MS           pause between streamed chunks of the mock model (default 0)
   --log-requests       write full request bodies to mock-requests.jsonl
@@ -73,6 +74,7 @@ function parseArgs(argv) {
     else if (a === "--sessions") o.sessions = Number(val())
     else if (a === "--projects") o.projects = Number(val())
     else if (a === "--v2-sessions") o.v2Sessions = Number(val())
+    else if (a === "--scenarios") o.scenarios = val()
     else if (a === "--version") o.version = val()
     else if (a === "--cache") o.cache = val()
     else if (a === "--opencode") o.opencode = val()
@@ -91,7 +93,7 @@ function parseArgs(argv) {
 /** Fill in defaults; shared by the CLI and programmatic callers of generate(). */
 function withDefaults(opts) {
   const o = {
-    sessions: 3, projects: 2, v2Sessions: 0, version: DEFAULT_VERSION, delay: 0, timeout: 120,
+    sessions: 3, projects: 2, v2Sessions: 0, scenarios: "default", version: DEFAULT_VERSION, delay: 0, timeout: 120,
     keepWork: false, logRequests: false, quiet: false,
     ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
   }
@@ -535,7 +537,7 @@ export async function generate(options) {
 
   // mock model + scripts
   const registry = new ScriptRegistry()
-  const plans = Array.from({ length: opts.sessions }, (_, i) => ({ index: i, scenario: scenarioFor(i), directory: projects[i % projects.length] }))
+  const plans = Array.from({ length: opts.sessions }, (_, i) => ({ index: i, scenario: scenarioFor(i, opts.scenarios), directory: projects[i % projects.length] }))
   for (const { scenario } of plans) {
     for (const s of scenario.steps) if (s.entry) registry.add(s.entry)
     for (const e of scenario.register ?? []) registry.add(e)
@@ -577,7 +579,7 @@ export async function generate(options) {
       return row
     })
     // experimental v2 sessions, after the v1 ones (same lanes rule)
-    const v2plans = Array.from({ length: opts.v2Sessions }, (_, i) => ({ index: i, scenario: scenarioFor(i), directory: projects[i % projects.length] }))
+    const v2plans = Array.from({ length: opts.v2Sessions }, (_, i) => ({ index: i, scenario: scenarioFor(i, opts.scenarios), directory: projects[i % projects.length] }))
     const v2rows = await lanes(v2plans, (p) => p.directory, async (plan) => {
       const row = await runSessionV2({ api, ...plan, timeoutMs: opts.timeout * 1000 })
       log(`v2 session ${plan.index + 1}/${v2plans.length} ${row.scenario} ${row.id} ${row.ms} ms${row.problems.length ? " PROBLEMS: " + row.problems.join("; ") : ""}`)

@@ -1,5 +1,6 @@
 import type { Clock } from './lib/clock.js'
 import type { PruningRuntime } from './features/pruning/pruning-runtime.js'
+import type { CompactRunner } from './features/storage/compact-runner.js'
 import type { EventBus } from './lib/event-bus.js'
 import type { SqliteDb } from './lib/sqlite.js'
 import type { SearchIndex } from './index/search-index.js'
@@ -40,6 +41,8 @@ export interface AppDeps {
   searchIndex: SearchIndex
   /** Pruning's state between requests: the running reclaim, the WAL policy. */
   pruning: PruningRuntime
+  /** The running event-log compaction: its progress and its stop. */
+  compaction: CompactRunner
   /** Cryptographically secure random bytes (share tokens). */
   randomBytes(size: number): Buffer
   /** The Images conversation: its process-wide lock, OpenCode's HTTP API, git's environment. */

@@ -10,6 +10,7 @@ import type { AppDeps } from './deps.js'
 import { createConversationDeps } from './features/conversation/conversation.deps.js'
 import { isAppError } from './errors.js'
 import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
+import { createCompactRunner } from './features/storage/compact-runner.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { SERVER_LIMITS } from './http/server-limits.js'
 import { systemClock } from './lib/clock.js'
@@ -89,6 +90,7 @@ async function main() {
     events,
     searchIndex,
     pruning: createPruningRuntime(),
+    compaction: createCompactRunner(),
     randomBytes,
     conversation: createConversationDeps({
       opencodeUrl: config.opencodeUrl,

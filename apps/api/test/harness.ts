@@ -5,6 +5,7 @@ import path from 'node:path'
 import { ensureRealFixture } from '../../../tools/fixtures.mjs'
 import type { AppDeps } from '../src/deps.js'
 import { createPruningRuntime } from '../src/features/pruning/pruning-runtime.js'
+import { createCompactRunner } from '../src/features/storage/compact-runner.js'
 import { createConversationDeps } from '../src/features/conversation/conversation.deps.js'
 import { SERVER_LIMITS } from '../src/http/server-limits.js'
 import { fixedClock } from '../src/lib/clock.js'
@@ -90,6 +91,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     events,
     searchIndex,
     pruning: createPruningRuntime(),
+    compaction: createCompactRunner(),
     randomBytes,
     // No OpenCode server; git with this process's PATH and an isolated HOME.
     conversation: createConversationDeps({

@@ -1,6 +1,7 @@
 import type { CanonicalNativeMessage, JsonObject, NativeMessage, StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { EventLocator } from './event-locator.js'
+import type { EventCompactionRole } from './event-compaction.store.js'
 import type { GalleryStore } from './gallery.store.js'
 import type { IndexSourceStore } from './index-source.js'
 import type { GenerationLayout } from './probe.js'
@@ -100,6 +101,8 @@ export interface OpenCodeStore {
   readonly layout: GenerationLayout
   /** What the search index reads from this generation (index-source.ts). */
   readonly indexSource: IndexSourceStore
+  /** Event-log compaction: a log of superseded snapshots to redact, or why this generation has none. */
+  readonly eventCompaction: EventCompactionRole
   /** Prune writes and the refusal fences' reads, inside the caller's write transaction. */
   readonly prune: PruneStore
   /** The gallery's row scans (sizes, proofs, notices, one stored file). */

@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { createQueryBuilder } from '../lib/query-builder.js'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { eventBreakdown, eventBytesBySession } from './event-breakdown.js'
+import { createV1EventCompaction } from './event-compaction-v1.store.js'
 import { ownSessionsWhere } from './experimental-rows.js'
 import { createGalleryV1Store } from './gallery-v1.store.js'
 import { createV1IndexSource } from './index-source-v1.store.js'
@@ -147,6 +148,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
     generation: 'v1',
     layout,
     indexSource: createV1IndexSource(layout, storage),
+    eventCompaction: createV1EventCompaction(hasEvents),
     prune: createPruneV1Store(storage, support, shared),
     gallery: createGalleryV1Store(support),
     receipts: shared.receipts,

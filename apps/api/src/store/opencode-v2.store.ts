@@ -15,6 +15,13 @@ import type { BreakdownRow, LoadedMessage, MessageSlot, MessageWindow, OpenCodeS
 
 const qb = createQueryBuilder<OpenCodeV2DB>()
 
+// Upstream 2.x (zjdCander/opencode@1066927b packages/schema/src/session-event.ts) writes each durable
+// event once per step; 1.18's experimental rows keep their events in the 1.x log, which 1.x compacts.
+const NOTHING_TO_COMPACT =
+  '2.x sessions: nothing to compact. Upstream 2.x stores no superseded snapshots: each durable event records one step once ' +
+  '(session.tool.called / success / failed, session.reasoning.ended, …), running-tool progress and deltas are ephemeral ' +
+  '(packages/schema/src/session-event.ts), and plain `opencode serve` persists no events at all (#42839).'
+
 /** Typed as session_v2 (a superset of the 1.x columns); the experimental layout reads `session`. */
 type SessionTableName = 'session_v2'
 
@@ -129,6 +136,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
     generation: 'v2',
     layout,
     indexSource: createV2IndexSource(layout, storage),
+    eventCompaction: { log: null, note: layout.experimental ? null : NOTHING_TO_COMPACT },
     prune: createPruneV2Store(layout, storage, support, shared),
     gallery: createGalleryV2Store(support),
     receipts: shared.receipts,

@@ -1,0 +1,67 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { BLOAT_FIXTURE, ensureRealFixture } from '../../../../../tools/fixtures.mjs'
+import { createTestDeps, type TestDeps } from '../../../test/harness.js'
+import { compactEventLog } from './compact.service.js'
+
+/**
+ * A stand-in for OpenCode's `GET /session/status` on loopback: idle for the first `idleCalls`
+ * answers, then busy in every session it is asked about (as when a prompt starts mid-run).
+ */
+async function statusServer(idleCalls: number) {
+  let calls = 0
+  const watched = new Set<string>()
+  const server = http.createServer((_req, res) => {
+    calls++
+    const busy = calls > idleCalls ? [...watched] : []
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify(Object.fromEntries(busy.map((id) => [id, { type: 'busy' }]))))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    watch: (id: string) => watched.add(id),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+describe('compactEventLog while OpenCode starts working', () => {
+  let deps: TestDeps | undefined
+  let close: (() => Promise<void>) | undefined
+  afterEach(async () => {
+    deps?.cleanup()
+    await close?.()
+  })
+
+  it('re-checks before every batch, stops with the reason when the session turns busy, and a later run finishes', async () => {
+    const fixture = path.join(await ensureRealFixture(BLOAT_FIXTURE, { name: 'bloat' }), 'opencode.db')
+    const status = await statusServer(4)
+    close = status.close
+    deps = await createTestDeps(fixture, { opencodeUrl: status.url })
+    const [sessionID] = deps.opencode.db.pluckSql<string>(`SELECT id FROM session`)
+    status.watch(sessionID!)
+    const dry = await compactEventLog(deps, { dryRun: true })
+    expect(dry.eventsRedacted).toBeGreaterThan(500)
+
+    // 1 MiB batches: about twenty transactions for this session's log.
+    const stopped = await compactEventLog(deps, { dryRun: false }, undefined, { batchBytes: 1024 * 1024 })
+    expect(stopped.status).toBe('stopped')
+    expect(stopped.detail).toMatch(/OpenCode is working in this session/)
+    expect(stopped.eventsRedacted).toBeGreaterThan(0)
+    expect(stopped.eventsRedacted).toBeLessThan(dry.eventsRedacted)
+    expect(stopped.eventBytesAfter).toBeLessThan(dry.eventBytesBefore)
+
+    const idle = await statusServer(Number.MAX_SAFE_INTEGER)
+    close = async () => {
+      await status.close()
+      await idle.close()
+    }
+    deps.config.opencodeUrl = idle.url
+    const rest = await compactEventLog(deps, { dryRun: false }, undefined, { batchBytes: 1024 * 1024 })
+    expect(rest.status).toBe('done')
+    expect(stopped.eventsRedacted + rest.eventsRedacted).toBe(dry.eventsRedacted)
+    expect(rest.eventBytesAfter).toBe(dry.eventBytesAfter)
+  })
+})

@@ -1,0 +1,252 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
+import Database from 'better-sqlite3'
+import type { AppDeps } from '../../deps.js'
+import {
+  CompactionConflict,
+  type EventCompactionStore,
+  type EventLogSession,
+  type Redaction,
+  type ScannedEvent,
+  type SessionCompactionPlan,
+} from '../../store/event-compaction.store.js'
+import type { PruneStore } from '../../store/prune.store.js'
+import { checkWriteTarget, fenceSession } from '../pruning/fences.js'
+import { sessionServerState } from '../pruning/opencode-status.js'
+import type { CompactInput } from './storage.schema.js'
+
+export type CompactDeps = Pick<AppDeps, 'opencode' | 'config'>
+
+/** One generation's log to compact, and the fences its sessions are checked against. */
+interface CompactTarget {
+  log: EventCompactionStore
+  fences: PruneStore
+}
+
+export interface CompactSession {
+  sessionID: string
+  title: string
+  events: number
+  eventsRedacted: number
+  eventBytesBefore: number
+  eventBytesAfter: number
+  alreadyRedacted: number
+  kept: number
+  unknownTypes: number
+}
+
+/**
+ * The answer `storage.compact` and `loupe compact` give. `sessions`: sessions in which events were (or,
+ * in a dry run, would be) redacted; the byte totals cover every session with events, refused ones
+ * unchanged. `stopped`: asked to stop, or OpenCode became busy mid-run (`detail` says which).
+ */
+export interface CompactAnswer {
+  status: 'done' | 'stopped' | 'refused'
+  dryRun: boolean
+  sessions: number
+  eventsRedacted: number
+  eventBytesBefore: number
+  eventBytesAfter: number
+  refused: { sessionID: string; reason: string }[]
+  perSession: CompactSession[]
+  detail: string | null
+  notes: string[]
+}
+
+export interface CompactProgress {
+  sessionID: string
+  sessionsDone: number
+  sessionsTotal: number
+  eventBytesDone: number
+  eventBytesTotal: number
+}
+
+/** Event payload bytes per write transaction: a commit never holds OpenCode off for long. */
+export const BATCH_EVENT_BYTES = 64 * 1024 * 1024
+const SCAN_ROWS = 2000
+const WAL_FOLD_BYTES = 8 * 1024 * 1024
+
+type Refusal = { sessionID: string; reason: string }
+type SessionOutcome = { kind: 'done'; summary: CompactSession } | { kind: 'refused'; reason: string } | { kind: 'stop'; reason: string; summary?: CompactSession }
+
+/**
+ * The one place compaction asks whether OpenCode is working in a session right now (before every
+ * write batch, never inside a transaction). Answers a refusal, or undefined when it may go ahead.
+ */
+async function liveRefusal(deps: CompactDeps, sessionID: string): Promise<string | undefined> {
+  // 1.18's experimental sessions keep 1.x session events on a `session` row; their run state is the 2.x one.
+  const { db, stores } = deps.opencode
+  const session = db.read(() => stores.all.map((store) => store.getSession(db, sessionID)).find((found) => found !== undefined))
+  if (!session) return 'This session is not in the database any more.'
+  const state = await sessionServerState(deps.config, session)
+  return state === 'busy' ? 'OpenCode is working in this session right now; compact it when it is idle.' : undefined
+}
+
+/** The session's whole log, in pages between which other requests run; a snapshot that is not JSON answers a reason. */
+async function scanSession(deps: CompactDeps, log: EventCompactionStore, sessionID: string): Promise<ScannedEvent[] | string> {
+  const { db } = deps.opencode
+  const rows: ScannedEvent[] = []
+  for (let after = -1; ; ) {
+    let page: ScannedEvent[]
+    try {
+      page = db.read(() => log.scan(db, sessionID, after, SCAN_ROWS))
+    } catch (error) {
+      if (error instanceof Database.SqliteError && /JSON/i.test(error.message)) return 'An event of this session is not valid JSON; nothing in it was changed.'
+      throw error
+    }
+    rows.push(...page)
+    if (page.length < SCAN_ROWS) return rows
+    after = page[page.length - 1]!.seq
+    await yieldToLoop()
+  }
+}
+
+/** How a run goes: `signal` stops it after the current batch; `batchBytes` bounds each transaction (tests make it small). */
+export interface CompactRunOptions {
+  signal?: AbortSignal
+  batchBytes?: number
+}
+
+function batchesOf(redactions: readonly Redaction[], limit: number): Redaction[][] {
+  const out: Redaction[][] = []
+  let current: Redaction[] = []
+  let bytes = 0
+  for (const r of redactions) {
+    if (current.length > 0 && bytes + r.bytes > limit) {
+      out.push(current)
+      current = []
+      bytes = 0
+    }
+    current.push(r)
+    bytes += r.bytes
+  }
+  if (current.length > 0) out.push(current)
+  return out
+}
+
+/** A passive checkpoint between batches once the WAL is large: it never waits for (or blocks) OpenCode. */
+function foldWal(opencode: CompactDeps['opencode']): void {
+  if (opencode.fileSizes().wal <= WAL_FOLD_BYTES) return
+  try {
+    opencode.db.raw.pragma('wal_checkpoint(PASSIVE)')
+  } catch {
+    // Best effort: OpenCode's own checkpoints, or a reclaim, fold it later.
+  }
+}
+
+const summarize = (s: EventLogSession, plan: SessionCompactionPlan, redacted: number, after: number): CompactSession => ({
+  sessionID: s.sessionID,
+  title: s.title,
+  events: plan.events,
+  eventsRedacted: redacted,
+  eventBytesBefore: plan.eventBytes,
+  eventBytesAfter: after,
+  alreadyRedacted: plan.alreadyRedacted,
+  kept: plan.kept,
+  unknownTypes: plan.unknownTypes,
+})
+
+/** Write one session's redactions in bounded batches, each behind the live check, the file check and the fences. */
+async function writeSession(deps: CompactDeps, target: CompactTarget, s: EventLogSession, plan: SessionCompactionPlan, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
+  const { db } = deps.opencode
+  let redacted = 0
+  let after = plan.eventBytes
+  const halt = (reason: string): SessionOutcome => (redacted > 0 ? { kind: 'stop', reason, summary: summarize(s, plan, redacted, after) } : { kind: 'refused', reason })
+  for (const batch of batchesOf(plan.redactions, options.batchBytes ?? BATCH_EVENT_BYTES)) {
+    if (options.signal?.aborted) return { kind: 'stop', reason: 'Stopped on request; what was compacted stays compacted, and a new run continues from there.', summary: summarize(s, plan, redacted, after) }
+    const live = await liveRefusal(deps, s.sessionID)
+    if (live) return halt(live)
+    try {
+      const outcome = db.write((): { block: string } | { bytes: { before: number; after: number } } => {
+        const block = checkWriteTarget(deps.opencode, target.fences) ?? fenceSession(target.fences.sessionFence(db, s.sessionID))
+        if (block) return { block: block.detail }
+        if (!target.log.newestStillThere(db, s.sessionID, plan.newest)) throw new CompactionConflict('the log changed')
+        return { bytes: target.log.apply(db, s.sessionID, batch) }
+      })
+      if (!outcome.ok) return { kind: 'stop', reason: 'OpenCode is writing to the database right now; run the compaction again in a moment.', summary: summarize(s, plan, redacted, after) }
+      if ('block' in outcome.value) return halt(outcome.value.block)
+      redacted += batch.length
+      after -= outcome.value.bytes.before - outcome.value.bytes.after
+      progress(outcome.value.bytes.before)
+    } catch (error) {
+      if (error instanceof CompactionConflict) return halt('The session changed while Loupe compacted it; run the compaction again.')
+      throw error
+    }
+    foldWal(deps.opencode)
+    await yieldToLoop()
+  }
+  return { kind: 'done', summary: summarize(s, plan, redacted, after) }
+}
+
+async function compactSession(deps: CompactDeps, target: CompactTarget, s: EventLogSession, dryRun: boolean, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
+  const { db } = deps.opencode
+  const fence = fenceSession(db.read(() => target.fences.sessionFence(db, s.sessionID)))
+  if (fence) return { kind: 'refused', reason: fence.detail }
+  const live = await liveRefusal(deps, s.sessionID)
+  if (live) return { kind: 'refused', reason: live }
+  const rows = await scanSession(deps, target.log, s.sessionID)
+  if (typeof rows === 'string') return { kind: 'refused', reason: rows }
+  const planned = target.log.plan(s.sessionID, rows)
+  if (!planned.ok) return { kind: 'refused', reason: `${planned.reason}; nothing in this session was changed.` }
+  const { plan } = planned
+  if (dryRun) {
+    const after = plan.redactions.reduce((sum, r) => sum - r.bytes + r.estimatedBytes, plan.eventBytes)
+    progress(s.bytes)
+    return { kind: 'done', summary: summarize(s, plan, plan.redactions.length, after) }
+  }
+  return writeSession(deps, target, s, plan, progress, options)
+}
+
+/**
+ * Compact 1.x event logs: every part, message or session snapshot followed later by a snapshot of
+ * the same entity is redacted in place to the smallest valid event of its type, so a replay of the
+ * log still ends at the same messages and parts. A dry run reads only. Sessions owned remotely, in a
+ * workspace, running, compacting or reverting are refused and listed. Resumable: a second run finds
+ * the redacted events and changes nothing.
+ */
+export async function compactEventLog(deps: CompactDeps, input: CompactInput, onProgress?: (p: CompactProgress) => void, options: CompactRunOptions = {}): Promise<CompactAnswer> {
+  const { opencode } = deps
+  const notes = opencode.stores.all.flatMap((store) => (store.eventCompaction.note ? [store.eventCompaction.note] : []))
+  const answer: CompactAnswer = { status: 'done', dryRun: input.dryRun, sessions: 0, eventsRedacted: 0, eventBytesBefore: 0, eventBytesAfter: 0, refused: [], perSession: [], detail: null, notes }
+  const targets = opencode.stores.all.flatMap((store): CompactTarget[] => (store.eventCompaction.log ? [{ log: store.eventCompaction.log, fences: store.prune }] : []))
+  if (targets.length === 0) {
+    answer.notes.push('This database has no event log of snapshots to compact; nothing to do.')
+    return answer
+  }
+  if (!input.dryRun) {
+    const block = opencode.db.read(() => targets.map((t) => checkWriteTarget(opencode, t.fences)).find(Boolean))
+    if (block) return { ...answer, status: 'refused', detail: block.detail }
+  }
+  const sessions = opencode.db.read(() => targets.flatMap((target) => target.log.listSessions(opencode.db, input.sessionIDs).map((s) => ({ ...s, target }))))
+  const total = sessions.reduce((sum, s) => sum + s.bytes, 0)
+  let done = 0
+  for (const [index, s] of sessions.entries()) {
+    const progress = (bytes: number) => {
+      done += bytes
+      onProgress?.({ sessionID: s.sessionID, sessionsDone: index, sessionsTotal: sessions.length, eventBytesDone: done, eventBytesTotal: total })
+    }
+    const outcome = answer.status === 'stopped' ? undefined : await compactSession(deps, s.target, s, input.dryRun, progress, options)
+    answer.eventBytesBefore += s.bytes
+    const summary = outcome && 'summary' in outcome ? outcome.summary : undefined
+    answer.eventBytesAfter += summary?.eventBytesAfter ?? s.bytes
+    if (summary) {
+      answer.perSession.push(summary)
+      answer.eventsRedacted += summary.eventsRedacted
+      if (summary.eventsRedacted > 0) answer.sessions++
+    }
+    if (outcome?.kind === 'refused') answer.refused.push({ sessionID: s.sessionID, reason: outcome.reason } satisfies Refusal)
+    if (outcome?.kind === 'stop') Object.assign(answer, { status: 'stopped', detail: outcome.reason })
+  }
+  onProgress?.({ sessionID: '', sessionsDone: sessions.length, sessionsTotal: sessions.length, eventBytesDone: total, eventBytesTotal: total })
+  return answer
+}
+
+/**
+ * `storage.compact`: a dry run answers at once; a write takes the process's one compaction slot, so
+ * `storage.compactStatus` shows its progress and `storage.compactStop` ends it after a batch.
+ */
+export async function runCompaction(deps: CompactDeps & Pick<AppDeps, 'compaction' | 'clock'>, input: CompactInput): Promise<CompactAnswer> {
+  if (input.dryRun) return compactEventLog(deps, input)
+  const running = deps.compaction.run(() => deps.clock.now(), (onProgress, signal) => compactEventLog(deps, input, onProgress, { signal }))
+  if (running) return running
+  return { status: 'refused', dryRun: false, sessions: 0, eventsRedacted: 0, eventBytesBefore: 0, eventBytesAfter: 0, refused: [], perSession: [], detail: 'A compaction is already running; wait for it or stop it.', notes: [] }
+}
