@@ -52,8 +52,7 @@ function pump() {
     const seen = version
     // Finding code tokens is about a sixth of this thread's work. While the writer has a batch
     // waiting besides the one it writes, this thread is ahead and finds them; otherwise the writer
-    // would wait for it, so it leaves them to the writer. The two threads even out their loads
-    // (the benchmark's writer waited ~2 s for this thread in an 11 s build).
+    // would wait for it, so it leaves them to the writer. The two threads even out their loads.
     const withTerms = data.credits - credits >= 2
     const batch = sourceDb.read(() => readBatch(docs, from, data.limits, { withTerms }))
     port.postMessage({ type: 'batch', batch: { ...batch, version: seen } } satisfies ReaderMessage)

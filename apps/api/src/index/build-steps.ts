@@ -58,8 +58,8 @@ function createBuildSteps(d: BuildStepsDeps) {
   }
   /** Moves whenever another connection (OpenCode, Loupe's prunes) commits to OpenCode's file. */
   const sourceVersion = () => db.raw.pragma('data_version', { simple: true }) as number
-  // Comparing stamps reads the leaf pages of every row in the batch again (about 1 s of the
-  // benchmark's build), so it is left for batches that another commit may have overtaken.
+  // Comparing stamps reads the leaf pages of every row in the batch again (a noticeable share of a
+  // build), so it is left for batches that another commit may have overtaken.
   const isCurrent = (batch: BuildBatch) =>
     (batch.version !== undefined && batch.version === sourceVersion()) || batch.stamps === currentStamps(batch.from, batch.to)
 

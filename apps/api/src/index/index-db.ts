@@ -118,8 +118,7 @@ export const BUILD_CRISIS_MERGE = 1000
 /**
  * While the initial build runs, FTS5 does not merge its segments as it goes: nothing searches the
  * index until it is ready (searches scan meanwhile), and one merge at the end (`optimize`) writes
- * each segment once, where merging as it goes rewrote the text several times (build time 8.1 s →
- * 5.4 s in a bench of the full-text writes alone). A level still merges at 1,000 segments
+ * each segment once, where merging as it goes rewrote the text several times. A level still merges at 1,000 segments
  * (one per build transaction): FTS5 refuses any write once an index holds 2,000 segments, so two
  * full levels must stay below that (at 1,999 a build failed for good at transaction 3,998).
  * Afterwards FTS5's own defaults apply again.

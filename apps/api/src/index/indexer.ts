@@ -26,7 +26,7 @@ export interface IndexStatus {
 
 /**
  * A build batch, one write transaction and one FTS5 segment: a few thousand rows, 16 MB of text at
- * most (the writer holds the sidecar's lock for ~0.1-0.5 s). Smaller batches write many more
+ * most, so the writer holds the sidecar's lock only briefly. Smaller batches write many more
  * segments, which make the build slower.
  */
 export const BATCH_LIMITS: BatchLimits = { rows: 4096, bytes: 16_000_000 }

@@ -15,7 +15,7 @@ export interface BreakdownEntry {
 }
 
 /**
- * Tokenizing runs at ~15 MB/s, so a session with hundreds of MB of tool output would take
+ * Tokenizing is slow next to reading, so a session with hundreds of MB of tool output would take
  * seconds. Past this many characters, each group's tokens are extrapolated from the
  * tokens-per-character ratio of the parts it already counted.
  */
