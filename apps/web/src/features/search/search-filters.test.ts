@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { toolOptions } from './search-filters'
 
 describe('the tool menu', () => {
-  it("offers history's own tools with their counts, custom ones included", () => {
+  it("offers history's own tools by name, most used first, custom ones included; their call counts only as a hint", () => {
     expect(toolOptions([{ name: 'bash', docs: 1234 }, { name: 'github_search', docs: 1 }], undefined)).toEqual([
-      { value: 'bash', label: 'bash (1.2k)' },
-      { value: 'github_search', label: 'github_search (1)' },
+      { value: 'bash', label: 'bash', hint: '1.2k calls in all history' },
+      { value: 'github_search', label: 'github_search', hint: '1 call in all history' },
     ])
   })
 

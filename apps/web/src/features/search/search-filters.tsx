@@ -13,10 +13,14 @@ export interface ToolCount {
   docs: number
 }
 
-/** The tool menu: history's own tools with their counts, or the built-in ones; the current filter always. */
-export function toolOptions(tools: ToolCount[] | null, current: string | undefined): Array<{ value: string; label: string }> {
-  const options = tools
-    ? tools.map((t) => ({ value: t.name, label: `${t.name} (${formatCount(t.docs)})` }))
+/**
+ * The tool menu: history's own tools, most used first, or the built-in ones; the current filter always.
+ * A count beside the name read as the number of results ("bash (155)", then 0 hits for the query), so
+ * the calls in all history are only a hint on hover.
+ */
+export function toolOptions(tools: ToolCount[] | null, current: string | undefined): Array<{ value: string; label: string; hint?: string }> {
+  const options: Array<{ value: string; label: string; hint?: string }> = tools
+    ? tools.map((t) => ({ value: t.name, label: t.name, hint: `${formatCount(t.docs)} ${t.docs === 1 ? 'call' : 'calls'} in all history` }))
     : BUILT_IN_TOOLS.map((name) => ({ value: name, label: name }))
   return current && !options.some((o) => o.value === current) ? [{ value: current, label: current }, ...options] : options
 }
@@ -60,7 +64,7 @@ export function SearchFilters(props: SearchFiltersProps) {
         <select onChange={(e) => props.onTool(e.currentTarget.value || undefined)}>
           <option value="" selected={!props.tool}>Any tool</option>
           <For each={toolOptions(props.tools, props.tool)}>
-            {(tool) => <option value={tool.value} selected={tool.value === props.tool}>{tool.label}</option>}
+            {(tool) => <option value={tool.value} title={tool.hint} selected={tool.value === props.tool}>{tool.label}</option>}
           </For>
         </select>
       </label>
