@@ -56,9 +56,12 @@ describe('history.search while the index is not ready (literal scan)', () => {
     expect(first.notice).toMatch(/still being built/)
     expect(first.hits.length).toBeLessThanOrEqual(32)
     expect(first.scan!.scanned).toBeGreaterThan(0)
-    for (const hit of first.hits) expect(hit.snippet.some((s) => s.match && s.text.toLowerCase().includes('heron'))).toBe(true)
+    // How many rows a 40 ms page reaches depends on the machine's load, so the hits are checked over every page.
+    const { hits } = await scanAll(caller, 'heron')
+    expect(hits.length).toBeGreaterThan(0)
+    for (const hit of hits) expect(hit.snippet.some((s) => s.match && s.text.toLowerCase().includes('heron'))).toBe(true)
     // Each hit names its session and where it ran.
-    expect(new Set(first.hits.map((h) => `${h.sessionTitle} ${h.sessionDirectory !== ''}`))).toEqual(new Set(['Scan me true']))
+    expect(new Set(hits.map((h) => `${h.sessionTitle} ${h.sessionDirectory !== ''}`))).toEqual(new Set(['Scan me true']))
   })
 
   it('moves forward by at least one row on every page, even one that spent its time budget on titles', () => {
