@@ -5,6 +5,7 @@ import type { SqliteDb } from './lib/sqlite.js'
 import type { SearchIndex } from './index/search-index.js'
 import type { ConversationDeps } from './features/conversation/conversation.deps.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
+import type { StorageRuntime } from './features/storage/storage-runtime.js'
 
 export interface AppConfig {
   /** The address the server listens on; `0.0.0.0` serves the LAN. */
@@ -35,8 +36,10 @@ export interface AppDeps {
   events: EventBus
   /** The full-text search sidecar and its indexer. */
   searchIndex: SearchIndex
-  /** Pruning's state between requests: the running reclaim, the event locator, the checked schema. */
+  /** Pruning's state between requests: the event locator, the checked schema. */
   pruning: PruningRuntime
+  /** The storage doctor's cached report and the one running reclaim. */
+  storage: StorageRuntime
   /** Cryptographically secure random bytes (share tokens). */
   randomBytes(size: number): Buffer
   /** The Images conversation: its process-wide lock, OpenCode's HTTP API, git's environment. */

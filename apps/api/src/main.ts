@@ -11,6 +11,7 @@ import { createConversationDeps } from './features/conversation/conversation.dep
 import { generateDemoDb } from './demo/demo-db.js'
 import { isAppError } from './errors.js'
 import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
+import { createStorageRuntime } from './features/storage/storage-runtime.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { systemClock } from './lib/clock.js'
 import { createSearchIndex } from './index/search-index.js'
@@ -86,6 +87,7 @@ async function main() {
     events,
     searchIndex,
     pruning: createPruningRuntime(),
+    storage: createStorageRuntime('worker'),
     randomBytes,
     conversation: createConversationDeps({
       opencodeUrl: config.opencodeUrl,

@@ -1,21 +1,19 @@
 import type { AppDeps } from '../../deps.js'
 import { createEventLocator, type EventLocator } from './event-locator.js'
-import { createReclaimRunner, type ReclaimRunner } from './reclaim.service.js'
 
 /**
  * What pruning keeps between requests, per Loupe process (a deps field; tests get their own):
- * the one running reclaim, where each session's part events are, and the schema version last
+ * where each session's part events are, and the schema version last
  * checked in full inside a write transaction.
  */
 export interface PruningRuntime {
-  reclaim: ReclaimRunner
   locator: EventLocator
   schema: { checkedVersion: number | null }
   wal: { deferred: boolean }
 }
 
 export function createPruningRuntime(): PruningRuntime {
-  return { reclaim: createReclaimRunner(), locator: createEventLocator(), schema: { checkedVersion: null }, wal: { deferred: false } }
+  return { locator: createEventLocator(), schema: { checkedVersion: null }, wal: { deferred: false } }
 }
 
 const WAL_FOLD_BYTES = 8 * 1024 * 1024
