@@ -1,11 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-/** A backup's stamp: UTC, to the second (`20261201T224500Z`). Clients name a backup by it, never by path. */
-export const BACKUP_STAMP = /^\d{8}T\d{6}Z$/
+/** A backup's stamp: UTC, to the millisecond (`20261201T224500123Z`). Clients name a backup by it, never by path. */
+export const BACKUP_STAMP = /^\d{8}T\d{9}Z$/
 const SIDECARS = ['', '-wal', '-shm', '-journal']
 
-export const stampOf = (at: number) => new Date(at).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z')
+export const stampOf = (at: number) => new Date(at).toISOString().replace(/[-:.]/g, '')
 export const backupPathFor = (db: string, stamp: string) => `${db}.backup-${stamp}`
 /** The compacted copy is written beside the database, so the swap is one rename on one file system. */
 export const copyPathFor = (db: string, stamp: string) => `${db}.reclaim-${stamp}.tmp`

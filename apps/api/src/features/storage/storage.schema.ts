@@ -8,5 +8,5 @@ export const reclaimInput = z.strictObject({ confirm: z.literal('reclaim'), keep
 export type ReclaimInput = z.infer<typeof reclaimInput>
 
 /** A backup is named by its stamp; the server builds the path. */
-export const removeBackupInput = z.strictObject({ stamp: z.string().max(16).regex(BACKUP_STAMP) })
+export const removeBackupInput = z.strictObject({ stamp: z.string().max(20).regex(BACKUP_STAMP) })
 export type RemoveBackupInput = z.infer<typeof removeBackupInput>
