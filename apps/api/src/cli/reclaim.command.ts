@@ -18,6 +18,7 @@ export async function reclaimCommand(options: CliOptions, io: CliIo): Promise<Co
   const opencode = openForCli(options.db)
   const progress = createProgress(io)
   let old: { path: string; identity: FileIdentity } | null = null
+  let lastPhase: string | null = null
   try {
     const result = await runReclaim(
       {
@@ -37,7 +38,11 @@ export async function reclaimCommand(options: CliOptions, io: CliIo): Promise<Co
       },
       {
         keepBackup: options.keepBackup,
-        onProgress: (phase, copyBytes, expected) => progress(`reclaim: ${phase}${phase === 'copy' ? ` ${formatBytes(copyBytes)} of about ${formatBytes(expected)}` : ''}`),
+        onProgress: (phase, copyBytes, expected) => {
+          // Every phase change is printed; within a phase, at most one line per 200 ms.
+          progress(`reclaim: ${phase}${phase === 'copy' ? ` ${formatBytes(copyBytes)} of about ${formatBytes(expected)}` : ''}`, phase !== lastPhase)
+          lastPhase = phase
+        },
       },
     )
     const code = result.status === 'done' ? EXIT.done : result.status === 'refused' ? EXIT.refused : EXIT.error

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3'
 import { openSqlite, type SqliteDb } from '../../lib/sqlite.js'
 import { countRows, listTables, readFileFacts } from '../../store/storage-doctor.store.js'
 import { syncFile } from './reclaim-files.js'
@@ -66,7 +65,8 @@ export function writeVerifiedCopy(sourcePath: string, target: string, onPhase: (
   }
 }
 
+/** Out of space: ENOSPC gives SQLITE_FULL; a file-size limit (EFBIG) surfaces as a failed write. */
 export const isDiskFull = (error: unknown): boolean => {
   const code = (error as { code?: unknown } | null)?.code
-  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EFBIG' || (error instanceof Database.SqliteError && /disk|full|too large/i.test(error.message))
+  return code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'ENOSPC' || code === 'EFBIG'
 }

@@ -19,8 +19,8 @@ try {
   const counts = writeVerifiedCopy(data.source, data.target, (phase) => post({ type: 'phase', phase }))
   post({ type: 'done', counts })
 } catch (error) {
-  const message = error instanceof Error ? error.message : String(error)
   const code = String((error as { code?: unknown }).code ?? '')
+  const message = `${code ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`
   const kind = error instanceof CopyRejected ? 'rejected' : isDiskFull(error) ? 'disk_full' : code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') ? 'busy' : 'sqlite'
   post({ type: 'error', kind, message })
 }
