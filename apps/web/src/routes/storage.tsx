@@ -1,6 +1,7 @@
 import { For, Match, Show, Switch } from 'solid-js'
 import { ErrorPanel } from '../components/error-panel'
-import { ReclaimPanel } from '../features/pruning/reclaim-panel'
+import { DoctorSection } from '../features/storage/doctor-section'
+import { ReclaimPanel } from '../features/storage/reclaim-panel'
 import { ListSkeleton } from '../components/skeleton'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { formatBytes } from '../lib/format'
@@ -53,6 +54,9 @@ export function StorageRoute() {
                 <dt>Serving</dt>
                 <dd>{info().lan.host}:{info().lan.port}<Show when={info().lan.addresses.length > 0}> · LAN {info().lan.addresses.join(', ')}</Show></dd>
               </dl>
+              <Show when={info().supported.read}>
+                <DoctorSection />
+              </Show>
               <ReclaimPanel writable={info().supported.write} onDone={() => storage.refetch()} />
             </>
           )}

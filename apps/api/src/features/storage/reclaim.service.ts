@@ -136,7 +136,8 @@ export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Pr
         return result
       }
       const after = opencode.fileSizes()
-      const message = swap.backup ? `Space reclaimed. The original is kept as ${path.basename(swap.backup)} until you remove it.` : 'Space reclaimed; the original was removed.'
+      const wal = after.wal === 0 ? 'the write-ahead log is empty' : 'the write-ahead log is in use again'
+      const message = swap.backup ? `Space reclaimed; ${wal}. The original is kept as ${path.basename(swap.backup)} until you remove it.` : `Space reclaimed; ${wal}. The original was removed.`
       result = { status: 'done', before, after, backup: swap.backup, message }
       return result
     } finally {
