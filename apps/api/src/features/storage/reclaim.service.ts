@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock.js'
 import { fileHolders } from '../../opencode/file-holders.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
 import { readFileFacts } from '../../store/storage-doctor.store.js'
-import type { CopyWorkerData, CopyWorkerMessage } from './reclaim-copy.worker.js'
+import type { CopyWorkerData, CopyWorkerMessage } from './reclaim-copy.mjs'
 import { copyPathFor, listBackups, removeStaleCopies, removeWithSidecars, stampOf } from './reclaim-files.js'
 import type { FileBytes, ReclaimPhase, ReclaimResult, ReclaimRunner } from './reclaim-runner.js'
 import { markSource, swapInCopy } from './reclaim-swap.js'
@@ -89,10 +89,9 @@ export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Pr
   const refuse = (reason: Extract<ReclaimResult, { status: 'refused' }>['reason'], detail: string): ReclaimResult => ({ status: 'refused', reason, detail, before, after: opencode.fileSizes(), backup: null })
   if (opencode.readonly) return refuse('unavailable', 'Loupe opened this file read-only.')
   if (!opencode.isSameFile()) return refuse('replaced', 'The database file was replaced since Loupe opened it; restart Loupe to open the new one.')
-  const holders = fileHolders(opencode.path)
-  if (holders.length > 0) return refuse('maintenance_required', `${STOP_OPENCODE} (process ${holders.join(', ')})`)
-  if (await opencodeAnswers(deps)) return refuse('maintenance_required', STOP_OPENCODE)
   const check = reclaimCheck(deps)
+  if (check.holders.length > 0) return refuse('maintenance_required', `${STOP_OPENCODE} (process ${check.holders.join(', ')})`)
+  if (await opencodeAnswers(deps)) return refuse('maintenance_required', STOP_OPENCODE)
   const needed = Math.ceil(check.expectedBytes * DISK_MARGIN) + DISK_SLACK_BYTES
   if (check.diskFreeBytes < needed) {
     return refuse('disk_space', `Reclaiming needs about ${needed} free bytes beside the database; ${check.diskFreeBytes} are free.`)

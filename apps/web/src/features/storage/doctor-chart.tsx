@@ -67,7 +67,7 @@ export function DoctorChart(props: DoctorChartProps) {
     <figure class="doctor-chart" classList={{ [`doctor-chart-${props.kind}`]: true }}>
       <figcaption>{props.title}</figcaption>
       <div class="doctor-chart-body">
-        <div class="doctor-chart-canvas" aria-hidden="true">
+        <div class="doctor-chart-canvas" aria-hidden="true" style={{ height: `${props.kind === 'bar' ? 40 + props.rows.length * 24 : 160}px` }}>
           <canvas ref={canvas} />
         </div>
         <table class="doctor-table">
