@@ -1,6 +1,8 @@
+import type Database from 'better-sqlite3'
+
 export type CopyPhase = 'copy' | 'verify'
 export declare class CopyRejected extends Error {}
-export declare function verifyCopy(source: import('better-sqlite3').Database, target: string): Record<string, number>
+export declare function verifyCopy(source: Database.Database, target: string): Record<string, number>
 export declare function writeVerifiedCopy(sourcePath: string, target: string, onPhase: (phase: CopyPhase) => void): Record<string, number>
 export declare function isDiskFull(error: unknown): boolean
 
