@@ -1,5 +1,8 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCaller, createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
+import { buildV2Fixture } from '../../../test/fixtures/v2-fixture.js'
+import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { runDoctor } from './doctor.service.js'
 import { doctorDepsOf } from './storage-deps.js'
 
@@ -45,5 +48,20 @@ describe('storage.doctor', () => {
     expect(report.sessions).toEqual([])
     expect(report.events).toEqual({ current: 0, superseded: 0, redacted: 0 })
     expect(phases.length).toBeGreaterThan(0)
+  })
+
+  it.each(['fresh', 'upgraded'] as const)('measures a 2.x database (%s): its sessions, with their storage generation', async (variant) => {
+    const dir = tempDir()
+    const fixture = buildV2Fixture(path.join(dir, 'v2.db'), { variant })
+    try {
+      deps = await createTestDeps(fixture.file)
+      const report = await runDoctor(doctorDepsOf(deps))
+      const v2 = fixture.sessions.filter((s) => s.storage === 'v2')
+      expect(report.sessions.filter((s) => s.storage === 'v2').map((s) => s.id).sort()).toEqual(expect.arrayContaining(v2.map((s) => s.id).sort()))
+      expect(report.tables.session_message).toBeGreaterThan(0)
+      expect(report.sessions.every((s) => s.bytes >= s.eventBytes)).toBe(true)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
