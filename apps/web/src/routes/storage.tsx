@@ -1,4 +1,4 @@
-import { For, Match, Show, Switch } from 'solid-js'
+import { createSignal, For, Match, Show, Switch } from 'solid-js'
 import { ErrorPanel } from '../components/error-panel'
 import { DoctorSection } from '../features/storage/doctor-section'
 import { ReclaimPanel } from '../features/storage/reclaim-panel'
@@ -10,6 +10,7 @@ import { useTitle } from '../lib/title'
 /** `/storage`: which file Loupe opened, what is in it, and what Loupe may do with it. */
 export function StorageRoute() {
   const storage = useStorageInfo()
+  const [reclaims, setReclaims] = createSignal(0)
   useTitle(() => 'Storage')
   return (
     <div class="page page-narrow storage-page">
@@ -55,9 +56,15 @@ export function StorageRoute() {
                 <dd>{info().lan.host}:{info().lan.port}<Show when={info().lan.addresses.length > 0}> · LAN {info().lan.addresses.join(', ')}</Show></dd>
               </dl>
               <Show when={info().supported.read}>
-                <DoctorSection />
+                <DoctorSection version={reclaims()} />
               </Show>
-              <ReclaimPanel writable={info().supported.write} onDone={() => storage.refetch()} />
+              <ReclaimPanel
+                writable={info().supported.write}
+                onDone={() => {
+                  storage.refetch()
+                  setReclaims((n) => n + 1)
+                }}
+              />
             </>
           )}
         </Match>

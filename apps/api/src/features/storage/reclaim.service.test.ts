@@ -80,6 +80,17 @@ describe('storage.reclaim', () => {
     expect(listBackups(file)).toEqual([])
   })
 
+  it('waits for a running doctor scan instead of swapping the file under it', async () => {
+    deps = await createTestDeps((await realFixture()).db)
+    const caller = createCaller({ deps })
+    expect((await caller.storage.doctor({})).state).toBe('running')
+    expect(await caller.storage.reclaim({ confirm: 'reclaim' })).toMatchObject({ status: 'refused', reason: 'maintenance_required', detail: expect.stringContaining('doctor') })
+    await deps.storage.doctor.job?.done
+    expect(await caller.storage.reclaim({ confirm: 'reclaim', keepBackup: false })).toEqual({ status: 'started' })
+    await deps.storage.reclaim.settled()
+    expect(deps.storage.reclaim.state()).toMatchObject({ state: 'finished', result: { status: 'done' } })
+  })
+
   it('rejects a malformed backup stamp and answers not_found for an unknown one', async () => {
     deps = await createTestDeps((await realFixture()).db)
     const caller = createCaller({ deps })

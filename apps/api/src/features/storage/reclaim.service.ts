@@ -17,6 +17,8 @@ export interface ReclaimDeps {
   runner: ReclaimRunner
   /** Loupe's search sidecar of this file: released before the swap, started again on the file the path names after it. */
   sidecar: { release(): Promise<void>; restart(swapped: boolean): void }
+  /** Work of this process that reads the file on its own connection (the doctor's scan): why to wait, or null. */
+  busyWith?: () => string | null
 }
 
 export interface ReclaimOptions {
@@ -88,6 +90,8 @@ export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Pr
   const before: FileBytes = opencode.fileSizes()
   const refuse = (reason: Extract<ReclaimResult, { status: 'refused' }>['reason'], detail: string): ReclaimResult => ({ status: 'refused', reason, detail, before, after: opencode.fileSizes(), backup: null })
   if (opencode.readonly) return refuse('unavailable', 'Loupe opened this file read-only.')
+  const busy = deps.busyWith?.()
+  if (busy) return refuse('maintenance_required', busy)
   if (!opencode.isSameFile()) return refuse('replaced', 'The database file was replaced since Loupe opened it; restart Loupe to open the new one.')
   const check = reclaimCheck(deps)
   if (check.holders.length > 0) return refuse('maintenance_required', `${STOP_OPENCODE} (process ${check.holders.join(', ')})`)

@@ -20,6 +20,7 @@ export function reclaimDepsOf(deps: AppDeps): ReclaimDeps {
     opencodeUrl: deps.config.opencodeUrl,
     clock: deps.clock,
     runner: deps.storage.reclaim,
+    busyWith: () => (deps.storage.doctor.job ? 'The storage doctor is still scanning the file; reclaim when it has finished.' : null),
     sidecar: {
       release: async () => {
         oldIndex = deps.searchIndex.file

@@ -1,4 +1,4 @@
-import { Match, Switch } from 'solid-js'
+import { createEffect, Match, on, Switch } from 'solid-js'
 import { ErrorPanel } from '../../components/error-panel'
 import { useApi } from '../../lib/api-context'
 import { formatDuration } from '../../lib/format'
@@ -14,8 +14,10 @@ const PHASES: Record<string, string> = {
 }
 
 /** "Where the bytes are": the storage doctor on the Storage page. */
-export function DoctorSection() {
+export function DoctorSection(props: { version?: number }) {
   const doctor = createDoctor(useApi())
+  // The page bumps `version` when a reclaim finished: the file changed under the report.
+  createEffect(on(() => props.version, () => doctor.reload(), { defer: true }))
   const status = () => doctor.status()
   const done = () => {
     const s = status()

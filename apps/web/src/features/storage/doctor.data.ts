@@ -9,6 +9,8 @@ export interface DoctorState {
   error: Accessor<unknown>
   /** Scan again even if the file did not change. */
   refresh(): void
+  /** Ask again: a new report if the file changed (after a reclaim), else the cached one. */
+  reload(): void
 }
 
 const POLL_MS = 400
@@ -40,5 +42,5 @@ export function createDoctor(api: Api): DoctorState {
     clearTimeout(timer)
     controller?.abort()
   })
-  return { status, error, refresh: () => void ask(true) }
+  return { status, error, refresh: () => void ask(true), reload: () => void ask(false) }
 }
