@@ -1,9 +1,11 @@
 import { publicProcedure, router } from '../../trpc/init.js'
+import { describeCleanPlan } from './clean-plan.service.js'
+import { startClean } from './clean-apply.service.js'
 import { doctorStatus } from './doctor.service.js'
 import { reclaimCheck } from './reclaim.service.js'
 import { removeBackup, startReclaim } from './reclaim-start.service.js'
 import { doctorDepsOf, reclaimDepsOf } from './storage-deps.js'
-import { doctorInput, reclaimInput, removeBackupInput } from './storage.schema.js'
+import { cleanApplyInput, cleanPlanInput, doctorInput, reclaimInput, removeBackupInput } from './storage.schema.js'
 import { describeStorage } from './storage.service.js'
 
 export const storageRouter = router({
@@ -13,5 +15,10 @@ export const storageRouter = router({
   /** Sizes, free pages and disk, who holds the file, backups, and the running or last reclaim. */
   reclaimStatus: publicProcedure.query(({ ctx }) => reclaimCheck(reclaimDepsOf(ctx.deps))),
   reclaim: publicProcedure.input(reclaimInput).mutation(({ ctx, input }) => startReclaim(reclaimDepsOf(ctx.deps), input)),
+  /** What a DB-wide retention clean-up would remove, with the fingerprint `cleanApply` needs. */
+  cleanPlan: publicProcedure.input(cleanPlanInput).query(({ ctx, input }) => describeCleanPlan(ctx.deps, input.rule)),
+  cleanApply: publicProcedure.input(cleanApplyInput).mutation(({ ctx, input }) => startClean(ctx.deps, input)),
+  cleanStatus: publicProcedure.query(({ ctx }) => ctx.deps.storage.clean.state()),
+  cleanStop: publicProcedure.mutation(({ ctx }) => ({ stopping: ctx.deps.storage.clean.stop() })),
   removeBackup: publicProcedure.input(removeBackupInput).mutation(({ ctx, input }) => removeBackup(ctx.deps.opencode.path, input)),
 })
