@@ -12,14 +12,19 @@ export interface CliOptions {
   json: boolean
   keepBackup: boolean
   help: boolean
+  /** `clean`: the rule (validated by the command) and the fingerprint to apply. */
+  idleDays?: string
+  project?: string
+  minToolKb?: string
+  apply?: string
 }
 
 export class CliUsageError extends Error {}
 
-const VALUE_FLAGS = new Set(['--db', '--data-dir'])
+const VALUE_FLAGS = new Set(['--db', '--data-dir', '--idle-days', '--project', '--min-tool-kb', '--apply'])
 const BOOL_FLAGS = new Set(['--json', '--no-backup', '--help', '-h'])
 
-/** `<command> [--db PATH] [--data-dir DIR] [--json] [--no-backup]`; unknown flags are an error, never ignored. */
+/** `<command> [--db PATH] [--data-dir DIR] [--json] [--no-backup] [clean flags]`; unknown flags are an error, never ignored. */
 export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string): { command: string | null; options: CliOptions } {
   const values = new Map<string, string>()
   const flags = new Set<string>()
@@ -42,6 +47,16 @@ export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string):
   const db = explicit ? path.resolve(cwd, explicit) : (locateOpenCodeDb(env)?.path ?? null)
   return {
     command,
-    options: { db, dataDir: path.resolve(cwd, dataDir), json: flags.has('--json'), keepBackup: !flags.has('--no-backup'), help: flags.has('--help') || flags.has('-h') },
+    options: {
+      db,
+      dataDir: path.resolve(cwd, dataDir),
+      json: flags.has('--json'),
+      keepBackup: !flags.has('--no-backup'),
+      help: flags.has('--help') || flags.has('-h'),
+      idleDays: values.get('--idle-days'),
+      project: values.get('--project'),
+      minToolKb: values.get('--min-tool-kb'),
+      apply: values.get('--apply'),
+    },
   }
 }

@@ -85,3 +85,26 @@ describe('loupe reclaim', () => {
     expect(fs.readdirSync(dir).filter((n) => n.startsWith('opencode.db.'))).toEqual([])
   }, 120_000)
 })
+
+describe('loupe clean', () => {
+  it('is a dry run with a fingerprint, applies that fingerprint (exit 0), and refuses it once stale (exit 2)', async () => {
+    const { dir, db } = await workDir()
+    const args = ['clean', '--db', db, '--data-dir', path.join(dir, 'loupe'), '--idle-days', '0', '--json']
+    const dry = await runLoupe(dir, args)
+    expect(dry.code).toBe(0)
+    const plan = JSON.parse(dry.stdout)
+    expect(plan).toMatchObject({ status: 'planned', dryRun: true, fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) })
+    expect(plan.parts).toBeGreaterThan(0)
+    const apply = await runLoupe(dir, [...args, '--apply', plan.fingerprint])
+    expect(apply.code).toBe(0)
+    expect(JSON.parse(apply.stdout)).toMatchObject({ status: 'done', dryRun: false, parts: plan.parts, sessions: plan.sessions })
+    const again = await runLoupe(dir, [...args, '--apply', plan.fingerprint])
+    expect(again.code).toBe(2)
+    expect(JSON.parse(again.stdout)).toMatchObject({ status: 'conflict' })
+    expect(rowCounts(db).integrity).toBe('ok')
+    const bad = await runLoupe(dir, ['clean', '--db', db, '--json'])
+    expect(bad.code).toBe(1)
+    expect(JSON.parse(bad.stdout).message).toContain('--idle-days')
+  }, 120_000)
+})
+

@@ -1,6 +1,7 @@
 import { isAppError } from '../errors.js'
 import { CliUsageError, parseCliArgs, type CliEnv, type CliOptions } from './cli-args.js'
 import { EXIT, type CliIo, type CommandResult } from './cli-io.js'
+import { cleanCommand } from './clean.command.js'
 import { doctorCommand } from './doctor.command.js'
 import { reclaimCommand } from './reclaim.command.js'
 
@@ -13,9 +14,10 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   doctor: { summary: 'where the bytes of the database are (read-only)', run: doctorCommand },
   reclaim: { summary: 'rebuild the file with VACUUM INTO and swap it in (OpenCode must be stopped)', run: reclaimCommand },
+  clean: { summary: 'retention clean-up: --idle-days N [--project ID] [--min-tool-kb K]; a dry run unless --apply FINGERPRINT', run: cleanCommand },
 }
 
-const USAGE = `Usage: loupe <command> [--db PATH] [--data-dir DIR] [--json] [--no-backup]
+const USAGE = `Usage: loupe <command> [--db PATH] [--data-dir DIR] [--json] [options]
 
 Commands:
 ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`).join('\n')}
@@ -24,6 +26,10 @@ ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`)
   --data-dir DIR   Loupe's own state (LOUPE_HOME, default $XDG_DATA_HOME/loupe)
   --json           print one JSON object on stdout (progress goes to stderr either way)
   --no-backup      reclaim: remove the original once the compacted copy is in place
+  --idle-days N    clean: sessions with no activity for at least N days
+  --project ID     clean: only this project's sessions
+  --min-tool-kb K  clean: only tool parts stored at K KB or more (else all tool calls and reasoning)
+  --apply FP       clean: apply the dry run whose fingerprint is FP (refused with exit 2 if anything changed)
 
 Exit status: 0 done, 2 refused (the reason is in the output), 1 error.
 `
