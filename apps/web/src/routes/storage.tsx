@@ -1,5 +1,6 @@
 import { createSignal, For, Match, Show, Switch } from 'solid-js'
 import { ErrorPanel } from '../components/error-panel'
+import { CleanSection } from '../features/storage/clean-section'
 import { DoctorSection } from '../features/storage/doctor-section'
 import { ReclaimPanel } from '../features/storage/reclaim-panel'
 import { ListSkeleton } from '../components/skeleton'
@@ -10,7 +11,7 @@ import { useTitle } from '../lib/title'
 /** `/storage`: which file Loupe opened, what is in it, and what Loupe may do with it. */
 export function StorageRoute() {
   const storage = useStorageInfo()
-  const [reclaims, setReclaims] = createSignal(0)
+  const [changes, setChanges] = createSignal(0)
   useTitle(() => 'Storage')
   return (
     <div class="page page-narrow storage-page">
@@ -56,13 +57,14 @@ export function StorageRoute() {
                 <dd>{info().lan.host}:{info().lan.port}<Show when={info().lan.addresses.length > 0}> · LAN {info().lan.addresses.join(', ')}</Show></dd>
               </dl>
               <Show when={info().supported.read}>
-                <DoctorSection version={reclaims()} />
+                <DoctorSection version={changes()} />
               </Show>
+              <CleanSection writable={info().supported.write} onDone={() => setChanges((n) => n + 1)} />
               <ReclaimPanel
                 writable={info().supported.write}
                 onDone={() => {
                   storage.refetch()
-                  setReclaims((n) => n + 1)
+                  setChanges((n) => n + 1)
                 }}
               />
             </>
