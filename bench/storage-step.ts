@@ -21,7 +21,7 @@ if (step === 'vacuum') {
   const opencode = openOpenCode(file)
   if (step === 'doctor') {
     const report = await runDoctor({ opencode, doctor: createDoctorRuntime() })
-    detail = { events: report.events, tables: report.tables.event }
+    detail = { scanMs: report.tookMs, events: report.events, tables: report.tables.event }
   } else {
     const result = await runReclaim(
       { opencode, opencodeUrl: null, clock: systemClock, runner: createReclaimRunner(), sidecar: { release: async () => {}, restart: () => {} } },

@@ -14,15 +14,11 @@ export type ReclaimStart = { status: 'started' } | Extract<ReclaimResult, { stat
 export async function startReclaim(deps: ReclaimDeps, input: ReclaimInput): Promise<ReclaimStart> {
   let settle: (r: ReclaimResult | null) => void = () => {}
   const early = new Promise<ReclaimResult | null>((resolve) => (settle = resolve))
-  const run = runReclaim(deps, {
-    keepBackup: input.keepBackup,
-    // The first progress report means every check passed and the job is registered.
-    onProgress: () => settle(null),
-  })
+  // The first progress report means every check passed and this job is the one running.
+  const run = runReclaim(deps, { keepBackup: input.keepBackup, onProgress: () => settle(null) })
   void run.then((result) => settle(result))
-  const first = await Promise.race([early, run])
-  if (first && first.status === 'refused' && deps.runner.state().state !== 'running') return first
-  return { status: 'started' }
+  const first = await early
+  return first?.status === 'refused' ? first : { status: 'started' }
 }
 
 /** Remove one dated backup a reclaim kept. */

@@ -87,6 +87,8 @@ describe('storage.reclaim', () => {
     expect(await caller.storage.reclaim({ confirm: 'reclaim' })).toMatchObject({ status: 'refused', reason: 'maintenance_required', detail: expect.stringContaining('doctor') })
     await deps.storage.doctor.job?.done
     expect(await caller.storage.reclaim({ confirm: 'reclaim', keepBackup: false })).toEqual({ status: 'started' })
+    // A second one while the first runs is refused, not reported as started.
+    expect(await caller.storage.reclaim({ confirm: 'reclaim' })).toMatchObject({ status: 'refused', detail: 'A reclaim is already running.' })
     await deps.storage.reclaim.settled()
     expect(deps.storage.reclaim.state()).toMatchObject({ state: 'finished', result: { status: 'done' } })
   })

@@ -90,6 +90,7 @@ export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Pr
   const before: FileBytes = opencode.fileSizes()
   const refuse = (reason: Extract<ReclaimResult, { status: 'refused' }>['reason'], detail: string): ReclaimResult => ({ status: 'refused', reason, detail, before, after: opencode.fileSizes(), backup: null })
   if (opencode.readonly) return refuse('unavailable', 'Loupe opened this file read-only.')
+  if (runner.state().state === 'running') return refuse('maintenance_required', 'A reclaim is already running.')
   const busy = deps.busyWith?.()
   if (busy) return refuse('maintenance_required', busy)
   if (!opencode.isSameFile()) return refuse('replaced', 'The database file was replaced since Loupe opened it; restart Loupe to open the new one.')
