@@ -93,6 +93,30 @@ describe('storage.reclaim', () => {
     expect(deps.storage.reclaim.state()).toMatchObject({ state: 'finished', result: { status: 'done' } })
   })
 
+  it('carries what is still only in the write-ahead log into the new file, and the backup keeps it too', async () => {
+    deps = await createTestDeps((await realFixture()).db)
+    const caller = createCaller({ deps })
+    const file = deps.opencode.path
+    const id = deps.opencode.db.getSql<{ id: string }>(`SELECT id FROM session ORDER BY id LIMIT 1`)?.id ?? ''
+    const writer = new Database(file)
+    writer.pragma('wal_autocheckpoint = 0')
+    writer.prepare(`UPDATE session SET title = 'only in the WAL' WHERE id = ?`).run(id)
+    writer.close()
+    expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(0)
+    expect(await caller.storage.reclaim({ confirm: 'reclaim' })).toEqual({ status: 'started' })
+    await deps.storage.reclaim.settled()
+    const state = deps.storage.reclaim.state()
+    expect(state).toMatchObject({ state: 'finished', result: { status: 'done' } })
+    const titleIn = (f: string) => {
+      const db = new Database(f, { readonly: true })
+      const title = db.prepare(`SELECT title FROM session WHERE id = ?`).pluck().get(id)
+      db.close()
+      return title
+    }
+    expect(deps.opencode.db.getSql<{ title: string }>(`SELECT title FROM session WHERE id = ?`, [id])?.title).toBe('only in the WAL')
+    expect(titleIn(state.state === 'finished' && state.result.status === 'done' ? (state.result.backup ?? '') : '')).toBe('only in the WAL')
+  })
+
   it('rejects a malformed backup stamp and answers not_found for an unknown one', async () => {
     deps = await createTestDeps((await realFixture()).db)
     const caller = createCaller({ deps })

@@ -122,7 +122,7 @@ export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Pr
     if (!copied.ok) {
       removeWithSidecars(copy)
       result = copied.kind === 'disk_full'
-        ? { status: 'failed', reason: 'disk_full', detail: `The disk filled up while the copy was written (${copied.message}); the copy was removed and the database is untouched. Free some space and reclaim again.`, before, after: opencode.fileSizes(), backup: null }
+        ? { status: 'failed', reason: 'disk_full', detail: `Writing the copy failed: the disk is full, or the file is larger than this system allows (${copied.message}). The copy was removed and the database is untouched; free some space and reclaim again.`, before, after: opencode.fileSizes(), backup: null }
         : copied.kind === 'busy'
           ? refuse('maintenance_required', STOP_OPENCODE)
           : { status: 'failed', reason: copied.kind === 'rejected' ? 'rejected' : 'error', detail: `The compacted copy was not used: ${copied.message}. The database is untouched.`, before, after: opencode.fileSizes(), backup: null }
