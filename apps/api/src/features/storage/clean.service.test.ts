@@ -60,4 +60,20 @@ describe('storage.cleanPlan / cleanApply', () => {
     expect((await caller.storage.cleanPlan({ rule: { idleDays: 1, minToolOutputKB: 1 } })).sessions).toBe(0)
     expect((await caller.storage.cleanPlan({ rule: { idleDays: 1 } })).parts).toBe(all.parts - big.parts)
   })
+
+  it('stops between sessions when asked, and a new plan then lists what is left', async () => {
+    deps = await depsLater(10)
+    const caller = createCaller({ deps })
+    const plan = await caller.storage.cleanPlan({ rule: { idleDays: 1 } })
+    expect(plan.sessions).toBeGreaterThan(2)
+    expect(await caller.storage.cleanApply({ rule: { idleDays: 1 }, fingerprint: plan.fingerprint })).toMatchObject({ status: 'started' })
+    expect(await caller.storage.cleanStop()).toEqual({ stopping: true })
+    while (deps.storage.clean.state().state === 'running') await new Promise((r) => setTimeout(r, 20))
+    const state = await caller.storage.cleanStatus()
+    expect(state).toMatchObject({ state: 'finished', result: { status: 'stopped' } })
+    const done = state.state === 'finished' ? state.result.pruned.sessions : -1
+    expect(done).toBeLessThan(plan.sessions)
+    expect((await caller.storage.cleanPlan({ rule: { idleDays: 1 } })).sessions).toBe(plan.sessions - done)
+  })
 })
+
