@@ -8,7 +8,7 @@ import { readFileFacts } from '../../store/storage-doctor.store.js'
 import type { CopyWorkerData, CopyWorkerMessage } from './reclaim-copy.mjs'
 import { copyPathFor, listBackups, removeStaleCopies, removeWithSidecars, stampOf } from './reclaim-files.js'
 import type { FileBytes, ReclaimPhase, ReclaimResult, ReclaimRunner } from './reclaim-runner.js'
-import { markSource, swapInCopy } from './reclaim-swap.js'
+import { markSource, swapInCopy, type SourceMark } from './reclaim-swap.js'
 
 export interface ReclaimDeps {
   opencode: OpenCodeHandle
@@ -79,16 +79,11 @@ function copyInWorker(source: string, target: string, onPhase: (p: ReclaimPhase)
 
 const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0)
 
-/**
- * Reclaim space with `VACUUM INTO`: check free disk, write a compacted copy beside the database,
- * verify it, and swap it in atomically while no other process holds the file; the original stays
- * as a dated backup unless asked otherwise. On any failure the copy is removed and the original
- * is untouched. Refusals are answers (`status: 'refused'`), never thrown.
- */
-export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Promise<ReclaimResult> {
-  const { opencode, runner, clock } = deps
-  const before: FileBytes = opencode.fileSizes()
-  const refuse = (reason: Extract<ReclaimResult, { status: 'refused' }>['reason'], detail: string): ReclaimResult => ({ status: 'refused', reason, detail, before, after: opencode.fileSizes(), backup: null })
+type Refuse = (reason: Extract<ReclaimResult, { status: 'refused' }>['reason'], detail: string) => ReclaimResult
+
+/** Every check before anything is written: the reclaim's plan, or why not now. */
+async function preflight(deps: ReclaimDeps, refuse: Refuse): Promise<ReturnType<typeof reclaimCheck> | ReclaimResult> {
+  const { opencode, runner } = deps
   if (opencode.readonly) return refuse('unavailable', 'Loupe opened this file read-only.')
   if (runner.state().state === 'running') return refuse('maintenance_required', 'A reclaim is already running.')
   const busy = deps.busyWith?.()
@@ -98,9 +93,51 @@ export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Pr
   if (check.holders.length > 0) return refuse('maintenance_required', `${STOP_OPENCODE} (process ${check.holders.join(', ')})`)
   if (await opencodeAnswers(deps)) return refuse('maintenance_required', STOP_OPENCODE)
   const needed = Math.ceil(check.expectedBytes * DISK_MARGIN) + DISK_SLACK_BYTES
-  if (check.diskFreeBytes < needed) {
-    return refuse('disk_space', `Reclaiming needs about ${needed} free bytes beside the database; ${check.diskFreeBytes} are free.`)
+  if (check.diskFreeBytes < needed) return refuse('disk_space', `Reclaiming needs about ${needed} free bytes beside the database; ${check.diskFreeBytes} are free.`)
+  return check
+}
+
+function copyFailure(copied: Extract<CopyOutcome, { ok: false }>, before: FileBytes, after: FileBytes, refuse: Refuse): ReclaimResult {
+  if (copied.kind === 'busy') return refuse('maintenance_required', STOP_OPENCODE)
+  const detail = copied.kind === 'disk_full'
+    ? `Writing the copy failed: the disk is full, or the file is larger than this system allows (${copied.message}). The copy was removed and the database is untouched; free some space and reclaim again.`
+    : `The compacted copy was not used: ${copied.message}. The database is untouched.`
+  const reason = copied.kind === 'disk_full' ? 'disk_full' : copied.kind === 'rejected' ? 'rejected' : 'error'
+  return { status: 'failed', reason, detail, before, after, backup: null }
+}
+
+/** Release the sidecar, swap, start the sidecar again on whatever file the path names. */
+async function swapIn(deps: ReclaimDeps, copy: string, stamp: string, mark: SourceMark, before: FileBytes, keepBackup: boolean, refuse: Refuse): Promise<ReclaimResult> {
+  await deps.sidecar.release()
+  let swapped = false
+  try {
+    const swap = swapInCopy(deps.opencode, copy, stamp, mark, keepBackup)
+    swapped = swap.ok
+    if (!swap.ok) {
+      removeWithSidecars(copy)
+      return refuse(swap.reason, swap.detail)
+    }
+    const after = deps.opencode.fileSizes()
+    const wal = after.wal === 0 ? 'the write-ahead log is empty' : 'the write-ahead log is in use again'
+    const message = swap.backup ? `Space reclaimed; ${wal}. The original is kept as ${path.basename(swap.backup)} until you remove it.` : `Space reclaimed; ${wal}. The original was removed.`
+    return { status: 'done', before, after, backup: swap.backup, message }
+  } finally {
+    deps.sidecar.restart(swapped)
   }
+}
+
+/**
+ * Reclaim space with `VACUUM INTO`: check free disk, write a compacted copy beside the database,
+ * verify it, and swap it in atomically while no other process holds the file; the original stays
+ * as a dated backup unless asked otherwise. On any failure the copy is removed and the original
+ * is untouched. Refusals are answers (`status: 'refused'`), never thrown.
+ */
+export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Promise<ReclaimResult> {
+  const { opencode, runner, clock } = deps
+  const before: FileBytes = opencode.fileSizes()
+  const refuse: Refuse = (reason, detail) => ({ status: 'refused', reason, detail, before, after: opencode.fileSizes(), backup: null })
+  const check = await preflight(deps, refuse)
+  if ('status' in check) return check
   const startedAt = clock.now()
   if (!runner.begin({ state: 'running', phase: 'starting', startedAt, before, copyBytes: 0, expectedBytes: check.expectedBytes })) {
     return refuse('maintenance_required', 'A reclaim is already running.')
@@ -108,49 +145,27 @@ export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Pr
   let result: ReclaimResult = { status: 'failed', reason: 'error', detail: 'Reclaim stopped unexpectedly; the database is as it was.', before, after: before, backup: null }
   const stamp = stampOf(startedAt)
   const copy = copyPathFor(opencode.path, stamp)
-  const report = (phase: ReclaimPhase) => {
+  let phase: ReclaimPhase = 'starting'
+  const report = () => {
     const copyBytes = sizeOf(copy)
     runner.update({ phase, copyBytes })
     options.onProgress?.(phase, copyBytes, check.expectedBytes)
   }
-  let phase: ReclaimPhase = 'starting'
-  const timer = setInterval(() => report(phase), 250)
+  const timer = setInterval(report, 250)
   try {
     removeStaleCopies(opencode.path)
     const mark = markSource(opencode)
-    const copied = await copyInWorker(opencode.path, copy, (p) => report((phase = p)))
+    const copied = await copyInWorker(opencode.path, copy, (p) => ((phase = p), report()))
     if (!copied.ok) {
       removeWithSidecars(copy)
-      result = copied.kind === 'disk_full'
-        ? { status: 'failed', reason: 'disk_full', detail: `Writing the copy failed: the disk is full, or the file is larger than this system allows (${copied.message}). The copy was removed and the database is untouched; free some space and reclaim again.`, before, after: opencode.fileSizes(), backup: null }
-        : copied.kind === 'busy'
-          ? refuse('maintenance_required', STOP_OPENCODE)
-          : { status: 'failed', reason: copied.kind === 'rejected' ? 'rejected' : 'error', detail: `The compacted copy was not used: ${copied.message}. The database is untouched.`, before, after: opencode.fileSizes(), backup: null }
-      return result
+      return (result = copyFailure(copied, before, opencode.fileSizes(), refuse))
     }
-    report((phase = 'swap'))
-    await deps.sidecar.release()
-    let swapped = false
-    try {
-      const swap = swapInCopy(opencode, copy, stamp, mark, options.keepBackup)
-      swapped = swap.ok
-      if (!swap.ok) {
-        removeWithSidecars(copy)
-        result = refuse(swap.reason, swap.detail)
-        return result
-      }
-      const after = opencode.fileSizes()
-      const wal = after.wal === 0 ? 'the write-ahead log is empty' : 'the write-ahead log is in use again'
-      const message = swap.backup ? `Space reclaimed; ${wal}. The original is kept as ${path.basename(swap.backup)} until you remove it.` : `Space reclaimed; ${wal}. The original was removed.`
-      result = { status: 'done', before, after, backup: swap.backup, message }
-      return result
-    } finally {
-      deps.sidecar.restart(swapped)
-    }
+    phase = 'swap'
+    report()
+    return (result = await swapIn(deps, copy, stamp, mark, before, options.keepBackup, refuse))
   } catch (error) {
     removeWithSidecars(copy)
-    result = { status: 'failed', reason: 'error', detail: `Reclaim failed: ${(error as Error).message}. The database is untouched.`, before, after: opencode.fileSizes(), backup: null }
-    return result
+    return (result = { status: 'failed', reason: 'error', detail: `Reclaim failed: ${(error as Error).message}. The database is untouched.`, before, after: opencode.fileSizes(), backup: null })
   } finally {
     clearInterval(timer)
     runner.finish(result, clock.now())
