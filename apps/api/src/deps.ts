@@ -7,6 +7,7 @@ import type { SearchIndex } from './index/search-index.js'
 import type { ConversationDeps } from './features/conversation/conversation.deps.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
 import type { ServerLimits } from './http/server-limits.js'
+import type { StorageRuntime } from './features/storage/storage-runtime.js'
 
 export interface AppConfig {
   /** The address the server listens on; `0.0.0.0` serves the LAN. */
@@ -39,10 +40,12 @@ export interface AppDeps {
   events: EventBus
   /** The full-text search sidecar and its indexer. */
   searchIndex: SearchIndex
-  /** Pruning's state between requests: the running reclaim, the WAL policy. */
+  /** Pruning's state between requests: the WAL policy of Loupe's connection. */
   pruning: PruningRuntime
   /** The running event-log compaction: its progress and its stop. */
   compaction: CompactRunner
+  /** The storage doctor's cached report and the one running reclaim. */
+  storage: StorageRuntime
   /** Cryptographically secure random bytes (share tokens). */
   randomBytes(size: number): Buffer
   /** The Images conversation: its process-wide lock, OpenCode's HTTP API, git's environment. */

@@ -11,6 +11,7 @@ import { createConversationDeps } from './features/conversation/conversation.dep
 import { isAppError } from './errors.js'
 import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
 import { createCompactRunner } from './features/storage/compact-runner.js'
+import { createStorageRuntime } from './features/storage/storage-runtime.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { SERVER_LIMITS } from './http/server-limits.js'
 import { systemClock } from './lib/clock.js'
@@ -91,6 +92,7 @@ async function main() {
     searchIndex,
     pruning: createPruningRuntime(),
     compaction: createCompactRunner(),
+    storage: createStorageRuntime('worker'),
     randomBytes,
     conversation: createConversationDeps({
       opencodeUrl: config.opencodeUrl,

@@ -6,6 +6,7 @@ import { ensureRealFixture } from '../../../tools/fixtures.mjs'
 import type { AppDeps } from '../src/deps.js'
 import { createPruningRuntime } from '../src/features/pruning/pruning-runtime.js'
 import { createCompactRunner } from '../src/features/storage/compact-runner.js'
+import { createStorageRuntime } from '../src/features/storage/storage-runtime.js'
 import { createConversationDeps } from '../src/features/conversation/conversation.deps.js'
 import { SERVER_LIMITS } from '../src/http/server-limits.js'
 import { fixedClock } from '../src/lib/clock.js'
@@ -69,7 +70,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
   const loupeDb = await openLoupeDb(path.join(dir, 'loupe'))
   const events = createEventBus()
   const searchIndex = createSearchIndex({ opencode, dataDir: path.join(dir, 'loupe'), events, mode: options.searchIndex ?? 'manual', pollMs: 100, pipelineMinRows: options.pipelineMinRows })
-  return {
+  const deps: TestDeps = {
     dir,
     config: {
       host: '127.0.0.1',
@@ -92,6 +93,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     searchIndex,
     pruning: createPruningRuntime(),
     compaction: createCompactRunner(),
+    storage: createStorageRuntime(options.searchIndex ?? 'manual'),
     randomBytes,
     // No OpenCode server; git with this process's PATH and an isolated HOME.
     conversation: createConversationDeps({
@@ -101,12 +103,14 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
       gitEnv: { PATH: process.env.PATH ?? '', HOME: dir },
     }),
     cleanup() {
-      void searchIndex.close()
-      opencode.db.close()
+      // A reclaim replaces the search index and reopens the handle: close what deps hold now.
+      void deps.searchIndex.close()
+      deps.opencode.db.close()
       loupeDb.close()
       fs.rmSync(dir, { recursive: true, force: true })
     },
   }
+  return deps
 }
 
 export const createCaller = createCallerFactory(appRouter)

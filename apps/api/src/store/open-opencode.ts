@@ -20,6 +20,11 @@ export interface OpenCodeHandle {
   /** True while the file at `path` is still the one opened (device + inode). */
   isSameFile(): boolean
   fileSizes(): { db: number; wal: number }
+  /**
+   * Close the connection and open the file at `path` again (after reclaim swapped a compacted copy
+   * in): every field is replaced on this same object, so holders of the handle see the new file.
+   */
+  reopen(): void
 }
 
 const statIdentity = (path: string): FileIdentity | undefined => {
@@ -41,11 +46,7 @@ const sizeOf = (path: string) => {
 const lockedError = (path: string, cause: unknown) =>
   new AppError('maintenance_required', `${path} is locked by another process; try again when it is idle.`, { cause })
 
-/**
- * Open OpenCode's database as OpenCode does (WAL, busy_timeout, foreign keys), plus
- * `secure_delete` so bytes Loupe deletes do not linger in free pages.
- */
-export function openOpenCode(path: string, options: { readBusyMs?: number } = {}): OpenCodeHandle {
+function openFields(path: string, options: { readBusyMs?: number }): Omit<OpenCodeHandle, 'reopen'> {
   if (!fs.existsSync(path)) throw new AppError('unavailable', `No OpenCode database at ${path}. Pass --db with the path to opencode.db.`)
   const real = fs.realpathSync(path)
   let readonly = false
@@ -95,4 +96,19 @@ export function openOpenCode(path: string, options: { readBusyMs?: number } = {}
     },
     fileSizes: () => ({ db: sizeOf(real), wal: sizeOf(`${real}-wal`) }),
   }
+}
+
+/**
+ * Open OpenCode's database as OpenCode does (WAL, busy_timeout, foreign keys), plus
+ * `secure_delete` so bytes Loupe deletes do not linger in free pages.
+ */
+export function openOpenCode(path: string, options: { readBusyMs?: number } = {}): OpenCodeHandle {
+  const handle: OpenCodeHandle = {
+    ...openFields(path, options),
+    reopen: () => {
+      handle.db.close()
+      Object.assign(handle, openFields(handle.path, options))
+    },
+  }
+  return handle
 }

@@ -1,7 +1,9 @@
-import { For, Match, Show, Switch } from 'solid-js'
+import { createSignal, For, Match, Show, Switch } from 'solid-js'
 import { ErrorPanel } from '../components/error-panel'
-import { ReclaimPanel } from '../features/pruning/reclaim-panel'
+import { CleanSection } from '../features/storage/clean-section'
 import { CompactPanel } from '../features/storage/compact-panel'
+import { DoctorSection } from '../features/storage/doctor-section'
+import { ReclaimPanel } from '../features/storage/reclaim-panel'
 import { ListSkeleton } from '../components/skeleton'
 import { useStorageInfo } from '../features/storage/storage.data'
 import { formatBytes } from '../lib/format'
@@ -10,6 +12,7 @@ import { useTitle } from '../lib/title'
 /** `/storage`: which file Loupe opened, what is in it, and what Loupe may do with it. */
 export function StorageRoute() {
   const storage = useStorageInfo()
+  const [changes, setChanges] = createSignal(0)
   useTitle(() => 'Storage')
   return (
     <div class="page page-narrow storage-page">
@@ -54,8 +57,24 @@ export function StorageRoute() {
                 <dt>Serving</dt>
                 <dd>{info().lan.host}:{info().lan.port}<Show when={info().lan.addresses.length > 0}> · LAN {info().lan.addresses.join(', ')}</Show></dd>
               </dl>
-              <CompactPanel writable={info().supported.write} onDone={() => storage.refetch()} />
-              <ReclaimPanel writable={info().supported.write} onDone={() => storage.refetch()} />
+              <Show when={info().supported.read}>
+                <DoctorSection version={changes()} />
+              </Show>
+              <CleanSection writable={info().supported.write} onDone={() => setChanges((n) => n + 1)} />
+              <CompactPanel
+                writable={info().supported.write}
+                onDone={() => {
+                  storage.refetch()
+                  setChanges((n) => n + 1)
+                }}
+              />
+              <ReclaimPanel
+                writable={info().supported.write}
+                onDone={() => {
+                  storage.refetch()
+                  setChanges((n) => n + 1)
+                }}
+              />
             </>
           )}
         </Match>

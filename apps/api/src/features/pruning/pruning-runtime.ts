@@ -1,12 +1,10 @@
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
-import { createReclaimRunner, type ReclaimRunner } from './reclaim-runner.js'
 
 /**
  * What pruning keeps between requests, per Loupe process (a deps field; tests get their own):
- * the one running reclaim, and whether checkpoints were deferred on the connection.
+ * whether checkpoints were deferred on the connection.
  */
 export interface PruningRuntime {
-  reclaim: ReclaimRunner
   wal: { deferred: boolean }
 }
 
@@ -17,7 +15,7 @@ export interface WalDeps {
 }
 
 export function createPruningRuntime(): PruningRuntime {
-  return { reclaim: createReclaimRunner(), wal: { deferred: false } }
+  return { wal: { deferred: false } }
 }
 
 const WAL_FOLD_BYTES = 8 * 1024 * 1024

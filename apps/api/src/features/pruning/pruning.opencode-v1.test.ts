@@ -118,16 +118,17 @@ describe('a prune as the real OpenCode 1.18.33 sees it', () => {
       await fresh.stop()
     }
 
-    // Reclaim space: afterwards neither the file nor its WAL holds a byte of the pruned content.
-    expect(await caller.pruning.reclaim({ confirm: 'reclaim' })).toEqual({ status: 'started' })
-    await deps.pruning.reclaim.settled()
-    const status = await caller.pruning.reclaimStatus()
-    expect(status.status).toMatchObject({ state: 'done', walEmptied: true, after: { wal: 0 } })
+    // Reclaim space (without keeping a backup): afterwards neither the file nor its WAL holds a
+    // byte of the pruned content.
+    expect(await caller.storage.reclaim({ confirm: 'reclaim', keepBackup: false })).toEqual({ status: 'started' })
+    await deps.storage.reclaim.settled()
+    const status = await caller.storage.reclaimStatus()
+    expect(status.state).toMatchObject({ state: 'finished', result: { status: 'done', backup: null, after: { wal: 0 } } })
     expect(countInFiles(file, marker)).toEqual({ db: 0, wal: 0 })
     expect(countInFiles(file, reasoningMarker)).toEqual({ db: 0, wal: 0 })
-    // ... and neither does the search sidecar, whose older FTS5 segments were merged away; the
-    // rest of the history is still found.
-    expect(status.status).toMatchObject({ state: 'done', index: 'compacted' })
+    // ... and neither does the search sidecar, built afresh over the swapped file; the rest of
+    // the history is still found.
+    deps.searchIndex.runUntilIdle()
     expect(countInFiles(deps.searchIndex.file!, markerToken)).toEqual({ db: 0, wal: 0 })
     expect(countInFiles(deps.searchIndex.file!, reasoningMarker.split('-').at(-1)!)).toEqual({ db: 0, wal: 0 })
     expect((await caller.history.search({ query: 'routine entries' })).hits.map((h) => h.sessionID)).toContain(sessionID)

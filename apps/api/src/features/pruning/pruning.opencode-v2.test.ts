@@ -130,8 +130,8 @@ describe('a prune of 2.x session_message rows as the real OpenCode (experimental
       await fresh.stop()
     }
 
-    expect(await caller.pruning.reclaim({ confirm: 'reclaim' })).toEqual({ status: 'started' })
-    await deps.pruning.reclaim.settled()
+    expect(await caller.storage.reclaim({ confirm: 'reclaim', keepBackup: false })).toEqual({ status: 'started' })
+    await deps.storage.reclaim.settled()
     expect(countInFiles(file, marker)).toEqual({ db: 0, wal: 0 })
     expect(countInFiles(file, reasoningMarker)).toEqual({ db: 0, wal: 0 })
   }, 240_000)

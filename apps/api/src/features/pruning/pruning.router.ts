@@ -1,14 +1,10 @@
 import { publicProcedure, router } from '../../trpc/init.js'
-import { previewInput, pruneBatchInput, pruneInput, reclaimInput, sessionPlanInput } from './pruning.schema.js'
+import { previewInput, pruneBatchInput, pruneInput, sessionPlanInput } from './pruning.schema.js'
 import { previewMessage, pruneBatch, pruneMessage, sessionPlan } from './pruning.service.js'
-import { reclaimCheck, startReclaim } from './reclaim.service.js'
 
 export const pruningRouter = router({
   preview: publicProcedure.input(previewInput).query(({ ctx, input }) => previewMessage(ctx.deps, input)),
   prune: publicProcedure.input(pruneInput).mutation(({ ctx, input }) => pruneMessage(ctx.deps, input)),
   pruneBatch: publicProcedure.input(pruneBatchInput).mutation(({ ctx, input }) => pruneBatch(ctx.deps, input)),
   sessionPlan: publicProcedure.input(sessionPlanInput).query(({ ctx, input }) => sessionPlan(ctx.deps, input)),
-  /** Sizes, free pages, who holds the file, and the running or last reclaim. */
-  reclaimStatus: publicProcedure.query(({ ctx }) => reclaimCheck(ctx.deps)),
-  reclaim: publicProcedure.input(reclaimInput).mutation(({ ctx }) => startReclaim(ctx.deps)),
 })

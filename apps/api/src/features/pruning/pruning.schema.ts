@@ -31,4 +31,3 @@ export type PruneBatchInput = z.infer<typeof pruneBatchInput>
 export const sessionPlanInput = z.strictObject(target)
 export type SessionPlanInput = z.infer<typeof sessionPlanInput>
 
-export const reclaimInput = z.strictObject({ confirm: z.literal('reclaim') })

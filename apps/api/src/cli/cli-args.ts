@@ -1,0 +1,62 @@
+import path from 'node:path'
+import { locateOpenCodeDb, type LocateEnv } from '../store/locate-db.js'
+
+export interface CliEnv extends LocateEnv {
+  LOUPE_HOME?: string | undefined
+}
+
+export interface CliOptions {
+  db: string | null
+  /** Loupe's own state dir (the search sidecar lives there), as the server's `--data-dir`. */
+  dataDir: string
+  json: boolean
+  keepBackup: boolean
+  help: boolean
+  /** `clean`: the rule (validated by the command) and the fingerprint to apply. */
+  idleDays?: string
+  project?: string
+  minToolKb?: string
+  apply?: string
+}
+
+export class CliUsageError extends Error {}
+
+const VALUE_FLAGS = new Set(['--db', '--data-dir', '--idle-days', '--project', '--min-tool-kb', '--apply'])
+const BOOL_FLAGS = new Set(['--json', '--no-backup', '--help', '-h'])
+
+/** `<command> [--db PATH] [--data-dir DIR] [--json] [--no-backup] [clean flags]`; unknown flags are an error, never ignored. */
+export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string): { command: string | null; options: CliOptions } {
+  const values = new Map<string, string>()
+  const flags = new Set<string>()
+  let command: string | null = null
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    if (VALUE_FLAGS.has(name)) {
+      const value = inline ?? argv[++i]
+      if (value === undefined || value === '') throw new CliUsageError(`${name} needs a value`)
+      values.set(name, value)
+    } else if (BOOL_FLAGS.has(name)) flags.add(name)
+    else if (name.startsWith('-')) throw new CliUsageError(`unknown option ${name}`)
+    else if (command === null) command = name
+    else throw new CliUsageError(`unexpected argument ${name}`)
+  }
+  const home = env.HOME ?? ''
+  const dataDir = values.get('--data-dir') ?? (env.LOUPE_HOME || path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'loupe'))
+  const explicit = values.get('--db')
+  const db = explicit ? path.resolve(cwd, explicit) : (locateOpenCodeDb(env)?.path ?? null)
+  return {
+    command,
+    options: {
+      db,
+      dataDir: path.resolve(cwd, dataDir),
+      json: flags.has('--json'),
+      keepBackup: !flags.has('--no-backup'),
+      help: flags.has('--help') || flags.has('-h'),
+      idleDays: values.get('--idle-days'),
+      project: values.get('--project'),
+      minToolKb: values.get('--min-tool-kb'),
+      apply: values.get('--apply'),
+    },
+  }
+}

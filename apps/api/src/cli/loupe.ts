@@ -1,0 +1,58 @@
+import { isAppError } from '../errors.js'
+import { CliUsageError, parseCliArgs, type CliEnv, type CliOptions } from './cli-args.js'
+import { EXIT, type CliIo, type CommandResult } from './cli-io.js'
+import { cleanCommand } from './clean.command.js'
+import { doctorCommand } from './doctor.command.js'
+import { reclaimCommand } from './reclaim.command.js'
+
+interface Command {
+  summary: string
+  run(options: CliOptions, io: CliIo): Promise<CommandResult>
+}
+
+/** One entry per command, one file each. */
+const COMMANDS: Record<string, Command> = {
+  doctor: { summary: 'where the bytes of the database are (read-only)', run: doctorCommand },
+  reclaim: { summary: 'rebuild the file with VACUUM INTO and swap it in (OpenCode must be stopped)', run: reclaimCommand },
+  clean: { summary: 'retention clean-up: --idle-days N [--project ID] [--min-tool-kb K]; a dry run unless --apply FINGERPRINT', run: cleanCommand },
+}
+
+const USAGE = `Usage: loupe <command> [--db PATH] [--data-dir DIR] [--json] [options]
+
+Commands:
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`).join('\n')}
+
+  --db PATH        OpenCode's database (default: the one \`npm start\` finds: OPENCODE_DB, $XDG_DATA_HOME/opencode/opencode.db)
+  --data-dir DIR   Loupe's own state (LOUPE_HOME, default $XDG_DATA_HOME/loupe)
+  --json           print one JSON object on stdout (progress goes to stderr either way)
+  --no-backup      reclaim: remove the original once the compacted copy is in place
+  --idle-days N    clean: sessions with no activity for at least N days
+  --project ID     clean: only this project's sessions
+  --min-tool-kb K  clean: only tool parts stored at K KB or more (else all tool calls and reasoning)
+  --apply FP       clean: apply the dry run whose fingerprint is FP (refused with exit 2 if anything changed)
+
+Exit status: 0 done, 2 refused (the reason is in the output), 1 error.
+`
+
+/** Run one CLI command; answers the exit code. The composition root of the CLI: it builds the deps each command needs. */
+export async function runCli(argv: readonly string[], env: CliEnv, io: CliIo, cwd = process.cwd()): Promise<number> {
+  let json = argv.includes('--json')
+  try {
+    const { command, options } = parseCliArgs(argv, env, cwd)
+    json = options.json
+    if (options.help || command === null) {
+      io[command === null && !options.help ? 'err' : 'out'](USAGE)
+      return command === null && !options.help ? EXIT.error : EXIT.done
+    }
+    const entry = COMMANDS[command]
+    if (!entry) throw new CliUsageError(`unknown command ${command}`)
+    const result = await entry.run(options, io)
+    io.out(json ? `${JSON.stringify(result.json)}\n` : result.text)
+    return result.code
+  } catch (error) {
+    const message = error instanceof CliUsageError ? `${error.message}\n\n${USAGE}` : isAppError(error) ? error.message : String((error as Error).stack ?? error)
+    if (json) io.out(`${JSON.stringify({ status: 'error', message: error instanceof CliUsageError ? error.message : message })}\n`)
+    else io.err(`loupe: ${message}\n`)
+    return EXIT.error
+  }
+}

@@ -1,0 +1,122 @@
+import { LIMITS } from '@loupe/domain'
+import type { AppDeps } from '../../deps.js'
+import { pruneBatch, pruneMessage, type PruneResult } from '../pruning/pruning.service.js'
+import { planClean, type CleanPlan, type CleanSession } from './clean-plan.service.js'
+import type { CleanApplyInput } from './storage.schema.js'
+
+export interface CleanTally {
+  sessions: number
+  messages: number
+  parts: number
+  bytes: number
+  tokens: number
+  /** Messages a prune refused (changed since the plan, OpenCode working in the session, …). */
+  blocked: number
+}
+
+export type CleanResult = { status: 'done' | 'stopped'; pruned: CleanTally; planned: Pick<CleanPlan, 'sessions' | 'parts' | 'bytes' | 'tokens'>; message: string }
+
+export type CleanState =
+  | { state: 'idle' }
+  | { state: 'running'; startedAt: number; done: CleanTally; total: { sessions: number; messages: number }; stopping: boolean }
+  | { state: 'finished'; startedAt: number; finishedAt: number; result: CleanResult }
+
+/** The one clean-up a Loupe process runs at a time: progress for polling, and a stop between batches. */
+export interface CleanRunner {
+  state(): CleanState
+  begin(total: { sessions: number; messages: number }, at: number): boolean
+  progress(done: CleanTally): void
+  stop(): boolean
+  stopping(): boolean
+  finish(result: CleanResult, at: number): void
+}
+
+const emptyTally = (): CleanTally => ({ sessions: 0, messages: 0, parts: 0, bytes: 0, tokens: 0, blocked: 0 })
+
+export function createCleanRunner(): CleanRunner {
+  let current: CleanState = { state: 'idle' }
+  return {
+    state: () => current,
+    begin(total, at) {
+      if (current.state === 'running') return false
+      current = { state: 'running', startedAt: at, done: emptyTally(), total, stopping: false }
+      return true
+    },
+    progress: (done) => void (current.state === 'running' && (current = { ...current, done })),
+    stop: () => current.state === 'running' && !!(current = { ...current, stopping: true }),
+    stopping: () => current.state === 'running' && current.stopping,
+    finish(result, at) {
+      if (current.state === 'running') current = { state: 'finished', startedAt: current.startedAt, finishedAt: at, result }
+    },
+  }
+}
+
+export type CleanStart =
+  | { status: 'started'; sessions: number; parts: number; bytes: number; tokens: number }
+  | { status: 'conflict'; detail: string }
+  | { status: 'refused'; detail: string }
+
+async function pruneSession(deps: AppDeps, s: CleanSession): Promise<Array<{ result: PruneResult; bytes: number; tokens: number }>> {
+  const out: Array<{ result: PruneResult; bytes: number; tokens: number }> = []
+  const whole = s.targets.filter((t) => t.indexes === null)
+  for (let i = 0; i < whole.length; i += LIMITS.pruneBatchMax) {
+    const chunk = whole.slice(i, i + LIMITS.pruneBatchMax)
+    const { results } = await pruneBatch(deps, { sessionID: s.sessionID, storage: s.storage, candidates: chunk.map((t) => ({ messageID: t.messageID, revision: t.revision })) })
+    results.forEach((r, j) => out.push({ result: r.result, bytes: chunk[j]?.bytes ?? 0, tokens: chunk[j]?.tokens ?? 0 }))
+  }
+  for (const t of s.targets) {
+    if (t.indexes === null) continue
+    out.push({ result: await pruneMessage(deps, { sessionID: s.sessionID, storage: s.storage, messageID: t.messageID, revision: t.revision, indexes: t.indexes }), bytes: t.bytes, tokens: t.tokens })
+  }
+  return out
+}
+
+/**
+ * Apply a plan session by session through the same prune path (receipts, redacted events, refusal
+ * of anything live) as a session clean-up; the runner's stop is honoured between sessions.
+ */
+export async function runClean(deps: AppDeps, plan: CleanPlan, runner: CleanRunner): Promise<CleanResult> {
+  const done = emptyTally()
+  let stopped = false
+  for (const s of plan.all) {
+    if (runner.stopping()) {
+      stopped = true
+      break
+    }
+    let any = false
+    for (const { result, bytes, tokens } of await pruneSession(deps, s)) {
+      if (result.status !== 'pruned') {
+        done.blocked += 1
+        continue
+      }
+      any = true
+      Object.assign(done, { messages: done.messages + 1, parts: done.parts + result.removedCount, bytes: done.bytes + bytes, tokens: done.tokens + tokens })
+    }
+    if (any) done.sessions += 1
+    runner.progress({ ...done })
+  }
+  const planned = { sessions: plan.sessions, parts: plan.parts, bytes: plan.bytes, tokens: plan.tokens }
+  const message = `${stopped ? 'Stopped' : 'Done'}: ${done.parts} parts removed from ${done.messages} messages${done.blocked ? `, ${done.blocked} messages left as they were` : ''}. ` +
+    'Their bytes leave the file once the event log is compacted and space reclaimed.'
+  const result: CleanResult = { status: stopped ? 'stopped' : 'done', pruned: done, planned, message }
+  runner.finish(result, deps.clock.now())
+  return result
+}
+
+/** Plan again and start only if the fingerprint is the one the person saw. */
+export async function startClean(deps: AppDeps, input: CleanApplyInput, options: { wait: boolean } = { wait: false }): Promise<CleanStart & { result?: CleanResult }> {
+  const plan = await planClean(deps, input.rule)
+  if (plan.fingerprint !== input.fingerprint) {
+    return { status: 'conflict', detail: 'The history changed since this plan was made (new activity, or a prune elsewhere). Review the plan again.' }
+  }
+  const runner = deps.storage.clean
+  if (!runner.begin({ sessions: plan.sessions, messages: plan.all.reduce((n, s) => n + s.targets.length, 0) }, deps.clock.now())) {
+    return { status: 'refused', detail: 'A clean-up is already running.' }
+  }
+  const run = runClean(deps, plan, runner)
+  const started = { status: 'started' as const, sessions: plan.sessions, parts: plan.parts, bytes: plan.bytes, tokens: plan.tokens }
+  if (options.wait) return { ...started, result: await run }
+  void run.catch((error: unknown) =>
+    runner.finish({ status: 'stopped', pruned: emptyTally(), planned: started, message: `The clean-up stopped: ${(error as Error).message}` }, deps.clock.now()))
+  return started
+}

@@ -1,0 +1,173 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { Clock } from '../../lib/clock.js'
+import { fileHolders } from '../../opencode/file-holders.js'
+import type { OpenCodeHandle } from '../../store/open-opencode.js'
+import { readFileFacts } from '../../store/storage-doctor.store.js'
+import type { CopyWorkerData, CopyWorkerMessage } from './reclaim-copy.mjs'
+import { copyPathFor, listBackups, removeStaleCopies, removeWithSidecars, stampOf } from './reclaim-files.js'
+import type { FileBytes, ReclaimPhase, ReclaimResult, ReclaimRunner } from './reclaim-runner.js'
+import { markSource, swapInCopy, type SourceMark } from './reclaim-swap.js'
+
+export interface ReclaimDeps {
+  opencode: OpenCodeHandle
+  opencodeUrl: string | null
+  clock: Clock
+  runner: ReclaimRunner
+  /** Loupe's search sidecar of this file: released before the swap, started again on the file the path names after it. */
+  sidecar: { release(): Promise<void>; restart(swapped: boolean): void }
+  /** Work of this process that reads the file on its own connection (the doctor's scan): why to wait, or null. */
+  busyWith?: () => string | null
+}
+
+export interface ReclaimOptions {
+  /** Keep the original as `<db>.backup-<stamp>` until the user removes it (the default), or remove it at once. */
+  keepBackup: boolean
+  onProgress?: (phase: ReclaimPhase, copyBytes: number, expectedBytes: number) => void
+}
+
+// The copy must fit beside the database, with room for SQLite's own overhead while writing it.
+const DISK_MARGIN = 1.05
+const DISK_SLACK_BYTES = 16 * 1024 * 1024
+const STOP_OPENCODE = 'Stop OpenCode, then reclaim: it has the database open, and a swapped file would be invisible to it.'
+
+/** True when an OpenCode server answers at the configured URL (live-safety swaps in the one client). */
+export async function opencodeAnswers(deps: { opencodeUrl: string | null }): Promise<boolean> {
+  if (!deps.opencodeUrl) return false
+  try {
+    const res = await fetch(`${deps.opencodeUrl}/global/health`, { signal: AbortSignal.timeout(1500) })
+    return res.ok
+  } catch {
+    return false
+  }
+}
+
+/** What a reclaim would work on and whether it can run now. */
+export function reclaimCheck(deps: ReclaimDeps) {
+  const facts = readFileFacts(deps.opencode.db)
+  const disk = fs.statfsSync(path.dirname(deps.opencode.path))
+  return {
+    path: deps.opencode.path,
+    files: deps.opencode.fileSizes(),
+    pageSize: facts.pageSize,
+    freeBytes: facts.freePages * facts.pageSize,
+    expectedBytes: (facts.pages - facts.freePages) * facts.pageSize,
+    diskFreeBytes: disk.bavail * disk.bsize,
+    holders: fileHolders(deps.opencode.path),
+    backups: listBackups(deps.opencode.path),
+    state: deps.runner.state(),
+  }
+}
+
+type CopyOutcome = { ok: true } | { ok: false; kind: 'rejected' | 'disk_full' | 'busy' | 'sqlite'; message: string }
+
+function copyInWorker(source: string, target: string, onPhase: (p: ReclaimPhase) => void): Promise<CopyOutcome> {
+  const workerData: CopyWorkerData = { source, target }
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL('./reclaim-copy.worker.mjs', import.meta.url), { workerData, execArgv: [] })
+    let outcome: CopyOutcome = { ok: false, kind: 'sqlite', message: 'the copy stopped unexpectedly' }
+    worker.on('message', (m: CopyWorkerMessage) => {
+      if (m.type === 'phase') onPhase(m.phase)
+      else if (m.type === 'done') outcome = { ok: true }
+      else outcome = { ok: false, kind: m.kind, message: m.message }
+    })
+    worker.on('error', (error) => (outcome = { ok: false, kind: 'sqlite', message: error.message }))
+    worker.on('exit', () => resolve(outcome))
+  })
+}
+
+const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0)
+
+type Refuse = (reason: Extract<ReclaimResult, { status: 'refused' }>['reason'], detail: string) => ReclaimResult
+
+/** Every check before anything is written: the reclaim's plan, or why not now. */
+async function preflight(deps: ReclaimDeps, refuse: Refuse): Promise<ReturnType<typeof reclaimCheck> | ReclaimResult> {
+  const { opencode, runner } = deps
+  if (opencode.readonly) return refuse('unavailable', 'Loupe opened this file read-only.')
+  if (runner.state().state === 'running') return refuse('maintenance_required', 'A reclaim is already running.')
+  const busy = deps.busyWith?.()
+  if (busy) return refuse('maintenance_required', busy)
+  if (!opencode.isSameFile()) return refuse('replaced', 'The database file was replaced since Loupe opened it; restart Loupe to open the new one.')
+  const check = reclaimCheck(deps)
+  if (check.holders.length > 0) return refuse('maintenance_required', `${STOP_OPENCODE} (process ${check.holders.join(', ')})`)
+  if (await opencodeAnswers(deps)) return refuse('maintenance_required', STOP_OPENCODE)
+  const needed = Math.ceil(check.expectedBytes * DISK_MARGIN) + DISK_SLACK_BYTES
+  if (check.diskFreeBytes < needed) return refuse('disk_space', `Reclaiming needs about ${needed} free bytes beside the database; ${check.diskFreeBytes} are free.`)
+  return check
+}
+
+function copyFailure(copied: Extract<CopyOutcome, { ok: false }>, before: FileBytes, after: FileBytes, refuse: Refuse): ReclaimResult {
+  if (copied.kind === 'busy') return refuse('maintenance_required', STOP_OPENCODE)
+  const detail = copied.kind === 'disk_full'
+    ? `Writing the copy failed: the disk is full, or the file is larger than this system allows (${copied.message}). The copy was removed and the database is untouched; free some space and reclaim again.`
+    : `The compacted copy was not used: ${copied.message}. The database is untouched.`
+  const reason = copied.kind === 'disk_full' ? 'disk_full' : copied.kind === 'rejected' ? 'rejected' : 'error'
+  return { status: 'failed', reason, detail, before, after, backup: null }
+}
+
+/** Release the sidecar, swap, start the sidecar again on whatever file the path names. */
+async function swapIn(deps: ReclaimDeps, copy: string, stamp: string, mark: SourceMark, before: FileBytes, keepBackup: boolean, refuse: Refuse): Promise<ReclaimResult> {
+  await deps.sidecar.release()
+  let swapped = false
+  try {
+    const swap = swapInCopy(deps.opencode, copy, stamp, mark, keepBackup)
+    swapped = swap.ok
+    if (!swap.ok) {
+      removeWithSidecars(copy)
+      return refuse(swap.reason, swap.detail)
+    }
+    const after = deps.opencode.fileSizes()
+    const wal = after.wal === 0 ? 'the write-ahead log is empty' : 'the write-ahead log is in use again'
+    const message = swap.backup ? `Space reclaimed; ${wal}. The original is kept as ${path.basename(swap.backup)} until you remove it.` : `Space reclaimed; ${wal}. The original was removed.`
+    return { status: 'done', before, after, backup: swap.backup, message }
+  } finally {
+    deps.sidecar.restart(swapped)
+  }
+}
+
+/**
+ * Reclaim space with `VACUUM INTO`: check free disk, write a compacted copy beside the database,
+ * verify it, and swap it in atomically while no other process holds the file; the original stays
+ * as a dated backup unless asked otherwise. On any failure the copy is removed and the original
+ * is untouched. Refusals are answers (`status: 'refused'`), never thrown.
+ */
+export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Promise<ReclaimResult> {
+  const { opencode, runner, clock } = deps
+  const before: FileBytes = opencode.fileSizes()
+  const refuse: Refuse = (reason, detail) => ({ status: 'refused', reason, detail, before, after: opencode.fileSizes(), backup: null })
+  const check = await preflight(deps, refuse)
+  if ('status' in check) return check
+  const startedAt = clock.now()
+  if (!runner.begin({ state: 'running', phase: 'starting', startedAt, before, copyBytes: 0, expectedBytes: check.expectedBytes })) {
+    return refuse('maintenance_required', 'A reclaim is already running.')
+  }
+  let result: ReclaimResult = { status: 'failed', reason: 'error', detail: 'Reclaim stopped unexpectedly; the database is as it was.', before, after: before, backup: null }
+  const stamp = stampOf(startedAt)
+  const copy = copyPathFor(opencode.path, stamp)
+  let phase: ReclaimPhase = 'starting'
+  const report = () => {
+    const copyBytes = sizeOf(copy)
+    runner.update({ phase, copyBytes })
+    options.onProgress?.(phase, copyBytes, check.expectedBytes)
+  }
+  const timer = setInterval(report, 250)
+  try {
+    removeStaleCopies(opencode.path)
+    const mark = markSource(opencode)
+    const copied = await copyInWorker(opencode.path, copy, (p) => ((phase = p), report()))
+    if (!copied.ok) {
+      removeWithSidecars(copy)
+      return (result = copyFailure(copied, before, opencode.fileSizes(), refuse))
+    }
+    phase = 'swap'
+    report()
+    return (result = await swapIn(deps, copy, stamp, mark, before, options.keepBackup, refuse))
+  } catch (error) {
+    removeWithSidecars(copy)
+    return (result = { status: 'failed', reason: 'error', detail: `Reclaim failed: ${(error as Error).message}. The database is untouched.`, before, after: opencode.fileSizes(), backup: null })
+  } finally {
+    clearInterval(timer)
+    runner.finish(result, clock.now())
+  }
+}

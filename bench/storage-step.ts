@@ -1,0 +1,35 @@
+// One measured step of storage.bench.ts in its own process, so its peak RSS is its own:
+// `node --import tsx storage-step.ts doctor|reclaim|vacuum <db>`; prints one JSON line.
+import Database from 'better-sqlite3'
+import { createDoctorRuntime, runDoctor } from '../apps/api/src/features/storage/doctor.service.js'
+import { createReclaimRunner } from '../apps/api/src/features/storage/reclaim-runner.js'
+import { runReclaim } from '../apps/api/src/features/storage/reclaim.service.js'
+import { systemClock } from '../apps/api/src/lib/clock.js'
+import { openOpenCode } from '../apps/api/src/store/open-opencode.js'
+
+const [step, file] = process.argv.slice(2)
+if (!file) throw new Error('usage: storage-step.ts doctor|reclaim|vacuum <db>')
+const t0 = performance.now()
+let detail: unknown = null
+if (step === 'vacuum') {
+  // The path reclaim replaced: in-place VACUUM, then a TRUNCATE checkpoint.
+  const db = new Database(file)
+  db.exec('VACUUM')
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  db.close()
+} else {
+  const opencode = openOpenCode(file)
+  if (step === 'doctor') {
+    const report = await runDoctor({ opencode, doctor: createDoctorRuntime() })
+    detail = { scanMs: report.tookMs, events: report.events, tables: report.tables.event }
+  } else {
+    const result = await runReclaim(
+      { opencode, opencodeUrl: null, clock: systemClock, runner: createReclaimRunner(), sidecar: { release: async () => {}, restart: () => {} } },
+      { keepBackup: false },
+    )
+    detail = { status: result.status, before: result.before, after: result.after }
+  }
+  opencode.db.close()
+}
+const ms = performance.now() - t0
+process.stdout.write(JSON.stringify({ step, ms, maxRssKb: process.resourceUsage().maxRSS, detail }) + '\n')
