@@ -11,6 +11,7 @@ import { createConversationDeps } from './features/conversation/conversation.dep
 import { generateDemoDb } from './demo/demo-db.js'
 import { isAppError } from './errors.js'
 import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
+import { createOpenCodeClient } from './opencode/opencode-client.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { systemClock } from './lib/clock.js'
 import { createSearchIndex } from './index/search-index.js'
@@ -73,8 +74,7 @@ async function main() {
       port: config.port ?? DEFAULT_PORT,
       token: config.token ?? randomBytes(24).toString('base64url'),
       dataDir: config.dataDir,
-      opencodeUrl: config.opencodeUrl,
-      opencodePassword: config.opencodePassword,
+      liveWindowMs: config.liveWindowMinutes * 60_000,
       allowedHostNames: hostNamesFor(config.host, lan),
       lanAddresses: lan,
       webRoot: fileURLToPath(new URL('../../web/dist', import.meta.url)),
@@ -87,12 +87,8 @@ async function main() {
     searchIndex,
     pruning: createPruningRuntime(),
     randomBytes,
-    conversation: createConversationDeps({
-      opencodeUrl: config.opencodeUrl,
-      opencodeUsername: config.opencodeUsername,
-      opencodePassword: config.opencodePassword,
-      gitEnv: config.gitEnv,
-    }),
+    opencodeClient: createOpenCodeClient({ url: config.opencodeUrl, username: config.opencodeUsername, password: config.opencodePassword }),
+    conversation: createConversationDeps({ gitEnv: config.gitEnv }),
   }
   const app = await buildApp(deps, { logger: false })
   let address: string

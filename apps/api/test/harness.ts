@@ -5,6 +5,7 @@ import path from 'node:path'
 import { ensureRealFixture } from '../../../tools/fixtures.mjs'
 import type { AppDeps } from '../src/deps.js'
 import { createPruningRuntime } from '../src/features/pruning/pruning-runtime.js'
+import { createOpenCodeClient } from '../src/opencode/opencode-client.js'
 import { createConversationDeps } from '../src/features/conversation/conversation.deps.js'
 import { fixedClock } from '../src/lib/clock.js'
 import { createSearchIndex } from '../src/index/search-index.js'
@@ -74,8 +75,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
       port: 80,
       token: TEST_TOKEN,
       dataDir: path.join(dir, 'loupe'),
-      opencodeUrl: null,
-      opencodePassword: null,
+      liveWindowMs: 10 * 60_000,
       allowedHostNames: ['127.0.0.1', 'localhost', '[::1]'],
       lanAddresses: [],
       webRoot: null,
@@ -89,13 +89,9 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     searchIndex,
     pruning: createPruningRuntime(),
     randomBytes,
-    // No OpenCode server; git with this process's PATH and an isolated HOME.
-    conversation: createConversationDeps({
-      opencodeUrl: null,
-      opencodeUsername: null,
-      opencodePassword: null,
-      gitEnv: { PATH: process.env.PATH ?? '', HOME: dir },
-    }),
+    // No explicit OpenCode server and no credentials; git with this process's PATH and an isolated HOME.
+    opencodeClient: createOpenCodeClient({ url: null, username: null, password: null }),
+    conversation: createConversationDeps({ gitEnv: { PATH: process.env.PATH ?? '', HOME: dir } }),
     cleanup() {
       void searchIndex.close()
       opencode.db.close()

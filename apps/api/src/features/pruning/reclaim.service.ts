@@ -63,14 +63,12 @@ export function createReclaimRunner(): ReclaimRunner {
   }
 }
 
+/** Whether something answers at `--opencode-url`: anything but "nothing listens there" counts as running. */
 async function opencodeAnswers(deps: AppDeps): Promise<boolean> {
-  if (!deps.config.opencodeUrl) return false
-  try {
-    const res = await fetch(`${deps.config.opencodeUrl}/global/health`, { signal: AbortSignal.timeout(1500) })
-    return res.ok
-  } catch {
-    return false
-  }
+  const { url } = deps.opencodeClient
+  if (!url) return false
+  const answer = await deps.opencodeClient.request(url, { method: 'GET', path: '/global/health', purpose: 'status' })
+  return !(answer.kind === 'unreachable' && answer.cause === 'refused')
 }
 
 /** What a reclaim would work on, and whether it can run now. */
