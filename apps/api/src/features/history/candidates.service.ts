@@ -2,7 +2,9 @@ import { hasPositiveTerm, parseQuery, type StorageGeneration } from '@loupe/doma
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { docMeta, matchingIds, newestDocId } from '../../index/search-index.store.js'
+import { checkLive, type LiveLock } from '../../opencode/live-guard.js'
 import { planMessages, type MessagePlan } from '../pruning/plan.service.js'
+import { resolveSession } from '../sessions/resolve-session.js'
 import { resolveScope, sessionHeads } from './history-scope.js'
 import type { CandidatesInput } from './history.schema.js'
 import { idRange, searchMatch } from './index-search.js'
@@ -32,6 +34,8 @@ export interface CandidatesAnswer {
   alreadyClean: number
   /** More matched than one call plans: run these, then ask again. */
   truncated: boolean
+  /** Sessions OpenCode may be running now (checkLive): left out of `sessions` and the totals, with why. */
+  locked: Array<Omit<CandidateSession, 'candidates'> & { messages: number; lock: LiveLock }>
 }
 
 // planMessages' own words for a message with nothing technical left (plan.service.ts).
@@ -43,10 +47,10 @@ const NOTHING_LEFT = /^No tool calls or reasoning/
  * `pruning.prune` needs, grouped by session. Only those parts are planned: the rest of a message
  * stays. The pruning service decides what is prunable, as for any prune.
  */
-export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAnswer {
+export async function candidates(deps: AppDeps, input: CandidatesInput): Promise<CandidatesAnswer> {
   const query = parseQuery(input.query)
   const scope = resolveScope(deps, input, query)
-  const empty: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated: false }
+  const empty: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated: false, locked: [] }
   if (!hasPositiveTerm(query)) return empty
   const db = deps.searchIndex.db
   if (!db || deps.searchIndex.status().state !== 'ready') {
@@ -83,11 +87,11 @@ export function candidates(deps: AppDeps, input: CandidatesInput): CandidatesAns
     }
     parts.add(doc.part_key)
   }
-  return planAll(deps, bySession, truncated, scope.source)
+  return withoutLocked(deps, planAll(deps, bySession, truncated, scope.source))
 }
 
 function planAll(deps: AppDeps, bySession: Map<string, Map<string, Set<string>>>, truncated: boolean, source: ReturnType<typeof resolveScope>['source']): CandidatesAnswer {
-  const answer: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated }
+  const answer: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated, locked: [] }
   const skipped = new Map<string, { reason: string; detail: string; count: number }>()
   for (const [key, parts] of bySession) {
     const [storage, sessionID] = key.split(':') as [StorageGeneration, string]
@@ -120,6 +124,33 @@ function planAll(deps: AppDeps, bySession: Map<string, Map<string, Set<string>>>
   answer.sessions.sort((a, b) => sumBytes(b) - sumBytes(a))
   answer.totals.sessions = answer.sessions.length
   answer.skipped = [...skipped.values()].sort((a, b) => b.count - a.count)
+  return answer
+}
+
+/** Sessions OpenCode may be running move from the plan to `locked`, so a clean-up never starts on them. */
+async function withoutLocked(deps: AppDeps, answer: CandidatesAnswer): Promise<CandidatesAnswer> {
+  if (answer.sessions.length === 0) return answer
+  const resolved = answer.sessions.map((s) => resolveSession(deps.opencode, s.sessionID, s.storage))
+  const verdicts = await checkLive(deps, resolved)
+  const open: CandidateSession[] = []
+  for (const s of answer.sessions) {
+    const verdict = verdicts.get(s.sessionID)
+    if (verdict?.state !== 'locked') {
+      open.push(s)
+      continue
+    }
+    const { candidates: planned, ...head } = s
+    answer.locked.push({ ...head, messages: planned.length, lock: verdict.lock })
+    answer.totals.messages -= planned.length
+    for (const c of planned) {
+      answer.totals.tools -= c.toolCount
+      answer.totals.reasoning -= c.reasoningCount
+      answer.totals.bytes -= c.bytes
+      answer.totals.tokens -= c.tokens
+    }
+  }
+  answer.sessions = open
+  answer.totals.sessions = open.length
   return answer
 }
 

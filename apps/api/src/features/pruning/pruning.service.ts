@@ -9,7 +9,7 @@ import { checkLiveSession, type LiveLock, type LiveVerdict } from '../../opencod
 import { blocked, pruneContext, type Blocked, type PruneContext } from './prune-context.js'
 import { runPruneTransaction, type PruneRequest } from './prune-transaction.js'
 import { foldWal } from './pruning-runtime.js'
-import type { PreviewInput, PruneBatchInput, PruneInput } from './pruning.schema.js'
+import type { PreviewInput, PruneBatchInput, PruneInput, SessionPlanInput } from './pruning.schema.js'
 
 export { planMessages, sessionPlan, type MessagePlan, type SessionPlan } from './plan.service.js'
 export type { Blocked } from './prune-context.js'
@@ -51,6 +51,16 @@ export async function previewMessage(deps: AppDeps, input: PreviewInput): Promis
     if (!preview.ok) return blocked(preview.error)
     return { status: 'preview', revision: preview.value.revision, liveMutation: true, live, parts: preview.value.parts }
   })
+}
+
+/**
+ * Whether OpenCode may be running this session now, for the session page to say before anyone
+ * selects: the live guard's verdict, or the refusal for storage Loupe cannot read.
+ */
+export async function liveState(deps: AppDeps, input: SessionPlanInput): Promise<LiveVerdict | Blocked> {
+  const ctx = pruneContext(deps, input.sessionID, input.storage)
+  if ('status' in ctx) return ctx
+  return checkLiveSession(deps, ctx)
 }
 
 /** Publish after commit, and again for an identical retry: every open tab re-reads the message. */
