@@ -58,7 +58,11 @@ describe('checkLive: no prune lands inside a running prompt, in every configurat
     return { oc, id }
   }
 
-  const busy = async (oc: ScriptedOpencode, id: string) => (await oc.get<Record<string, { type: string }>>('/session/status', project))[id]?.type === 'busy'
+  // Running is any state but idle: `busy`, or `retry` while OpenCode waits to ask the model again.
+  const busy = async (oc: ScriptedOpencode, id: string) => {
+    const type = (await oc.get<Record<string, { type: string }>>('/session/status', project))[id]?.type
+    return type !== undefined && type !== 'idle'
+  }
 
   async function candidatesOf(id: string): Promise<Candidate[]> {
     const plan = await caller.pruning.sessionPlan({ sessionID: id })
