@@ -44,7 +44,7 @@ describe('checkLive against processes that hold the database', () => {
     lastActiveAt = Math.max(newest, target.session.timeUpdated)
   })
   afterEach(async () => {
-    if (holder && holder.exitCode === null) {
+    if (holder && holder.exitCode === null && holder.signalCode === null) {
       holder.kill('SIGKILL')
       await once(holder, 'exit')
     }
