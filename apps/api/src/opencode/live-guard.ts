@@ -31,7 +31,10 @@ export interface LiveDeps {
 
 export type { LiveSession } from './session-activity.js'
 
-type Source = { label: string; urls: string[]; explicit: boolean }
+/** checkLive's key for a session: an upgraded file holds one id in both generations. */
+export const liveKey = (session: Pick<SessionRecord, 'storage' | 'id'>) => `${session.storage}:${session.id}`
+
+type Source = { urls: string[]; explicit: boolean }
 type Failure = Exclude<LiveCause, 'reported'>
 
 /**
@@ -46,25 +49,26 @@ export async function checkLive(deps: LiveDeps, sessions: readonly LiveSession[]
   const sources = findSources(deps.opencodeClient, holders)
   const answers = await askAll(deps.opencodeClient, sources, sessions.map((s) => s.session))
   const activity = readActivity(deps.opencode.db, sessions)
+  // Keyed by liveKey.
   const verdicts = new Map<string, LiveVerdict>()
   for (const { session } of sessions) {
     const evidence = weigh(session, sources, answers, holders)
-    verdicts.set(session.id, judge(evidence, activity.get(session.id), deps.clock.now(), deps.config.liveWindowMs))
+    verdicts.set(liveKey(session), judge(evidence, activity.get(liveKey(session)), deps.clock.now(), deps.config.liveWindowMs))
   }
   return verdicts
 }
 
 /** checkLive for one session. */
 export async function checkLiveSession(deps: LiveDeps, session: LiveSession): Promise<LiveVerdict> {
-  const verdict = (await checkLive(deps, [session])).get(session.session.id)
+  const verdict = (await checkLive(deps, [session])).get(liveKey(session.session))
   if (!verdict) throw new Error('checkLive answers every session it is given')
   return verdict
 }
 
 function findSources(client: OpenCodeClient, holders: number[] | null): Source[] {
   const listeners = holders === null ? [] : loopbackListeners(holders) ?? []
-  const sources: Source[] = (holders ?? []).map((pid) => ({ label: `process ${pid}`, urls: listeners.filter((l) => l.pid === pid).map((l) => l.url), explicit: false }))
-  if (client.url && !listeners.some((l) => l.url === client.url)) sources.push({ label: client.url, urls: [client.url], explicit: true })
+  const sources: Source[] = (holders ?? []).map((pid) => ({ urls: listeners.filter((l) => l.pid === pid).map((l) => l.url), explicit: false }))
+  if (client.url && !listeners.some((l) => l.url === client.url)) sources.push({ urls: [client.url], explicit: true })
   return sources
 }
 

@@ -19,9 +19,9 @@ export interface SessionActivity {
 // user message and a step OpenCode writes after it.
 const TAIL = 4
 
-/** What the storage says about each session's recent activity, in one read. */
+/** What the storage says about each session's recent activity, in one read; keyed `storage:id`. */
 export function readActivity(db: SqliteDb, sessions: readonly LiveSession[]): Map<string, SessionActivity> {
-  return db.read(() => new Map(sessions.map(({ session, store }) => [session.id, activityOf(db, store, session)])))
+  return db.read(() => new Map(sessions.map(({ session, store }) => [`${session.storage}:${session.id}`, activityOf(db, store, session)])))
 }
 
 function activityOf(db: SqliteDb, store: OpenCodeStore, session: SessionRecord): SessionActivity {

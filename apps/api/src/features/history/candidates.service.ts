@@ -2,7 +2,7 @@ import { hasPositiveTerm, parseQuery, type StorageGeneration } from '@loupe/doma
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
 import { docMeta, matchingIds, newestDocId } from '../../index/search-index.store.js'
-import { checkLive, type LiveLock } from '../../opencode/live-guard.js'
+import { checkLive, liveKey, type LiveLock } from '../../opencode/live-guard.js'
 import { planMessages, type MessagePlan } from '../pruning/plan.service.js'
 import { resolveSession } from '../sessions/resolve-session.js'
 import { resolveScope, sessionHeads } from './history-scope.js'
@@ -134,7 +134,7 @@ async function withoutLocked(deps: AppDeps, answer: CandidatesAnswer): Promise<C
   const verdicts = await checkLive(deps, resolved)
   const open: CandidateSession[] = []
   for (const s of answer.sessions) {
-    const verdict = verdicts.get(s.sessionID)
+    const verdict = verdicts.get(liveKey({ storage: s.storage, id: s.sessionID }))
     if (verdict?.state !== 'locked') {
       open.push(s)
       continue
