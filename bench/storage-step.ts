@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3'
 import { createDoctorRuntime, runDoctor } from '../apps/api/src/features/storage/doctor.service.js'
 import { createReclaimRunner } from '../apps/api/src/features/storage/reclaim-runner.js'
+import { createOpenCodeClient } from '../apps/api/src/opencode/opencode-client.js'
 import { runReclaim } from '../apps/api/src/features/storage/reclaim.service.js'
 import { systemClock } from '../apps/api/src/lib/clock.js'
 import { openOpenCode } from '../apps/api/src/store/open-opencode.js'
@@ -24,7 +25,7 @@ if (step === 'vacuum') {
     detail = { scanMs: report.tookMs, events: report.events, tables: report.tables.event }
   } else {
     const result = await runReclaim(
-      { opencode, opencodeUrl: null, clock: systemClock, runner: createReclaimRunner(), sidecar: { release: async () => {}, restart: () => {} } },
+      { opencode, opencodeClient: createOpenCodeClient({ url: null, username: null, password: null }), clock: systemClock, runner: createReclaimRunner(), sidecar: { release: async () => {}, restart: () => {} } },
       { keepBackup: false },
     )
     detail = { status: result.status, before: result.before, after: result.after }

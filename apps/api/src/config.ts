@@ -9,7 +9,10 @@ export const USAGE = `Usage: npm start -- [options]
   --port N             port to listen on (LOUPE_PORT, default 4455, or a free one if taken)
   --host ADDR          address to listen on (LOUPE_HOST, default 127.0.0.1; 0.0.0.0 serves the LAN)
   --data-dir DIR       Loupe's own state (LOUPE_HOME, default $XDG_DATA_HOME/loupe)
-  --opencode-url URL   a running \`opencode serve\` (LOUPE_OPENCODE_URL), for the Images conversation
+  --opencode-url URL   a running \`opencode serve\` (LOUPE_OPENCODE_URL), for the Images conversation;
+                       asked about running sessions along with the servers Loupe finds itself
+  --live-window-minutes N   while OpenCode holds the file and no server of it answers, sessions active
+                       in the last N minutes are not pruned (LOUPE_LIVE_WINDOW_MINUTES, default 10)
   --no-open            do not open a browser
   LOUPE_TOKEN fixes the access token; OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME,
   default opencode) are sent to the OpenCode server.`
@@ -23,6 +26,7 @@ export interface Config {
   opencodeUrl: string | null
   opencodePassword: string | null
   opencodeUsername: string | null
+  liveWindowMinutes: number
   /** PATH and HOME for running git (the Images conversation's exclusion); nothing else is passed on. */
   gitEnv: Record<string, string>
   open: boolean
@@ -41,11 +45,13 @@ const schema = z.strictObject({
   host: z.string().min(1).regex(/^[\w.:-]+$/, 'an address such as 127.0.0.1 or 0.0.0.0'),
   dataDir: z.string().min(1),
   opencodeUrl: z.url({ protocol: /^https?$/ }).nullable(),
+  liveWindowMinutes: z.coerce.number().int().min(0).max(7 * 24 * 60),
   open: z.boolean(),
 })
 
 const FLAGS: Record<string, keyof z.infer<typeof schema>> = {
   '--db': 'db', '--port': 'port', '--host': 'host', '--data-dir': 'dataDir', '--opencode-url': 'opencodeUrl',
+  '--live-window-minutes': 'liveWindowMinutes',
 }
 
 /** The only reader of process.env and argv: flags win over LOUPE_* variables. */
@@ -57,6 +63,7 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     host: env.LOUPE_HOST || '127.0.0.1',
     dataDir: env.LOUPE_HOME || path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'loupe'),
     opencodeUrl: env.LOUPE_OPENCODE_URL || null,
+    liveWindowMinutes: env.LOUPE_LIVE_WINDOW_MINUTES || 10,
     open: true,
   }
   for (let i = 0; i < argv.length; i++) {

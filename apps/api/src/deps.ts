@@ -5,6 +5,7 @@ import type { EventBus } from './lib/event-bus.js'
 import type { SqliteDb } from './lib/sqlite.js'
 import type { SearchIndex } from './index/search-index.js'
 import type { ConversationDeps } from './features/conversation/conversation.deps.js'
+import type { OpenCodeClient } from './opencode/opencode-client.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
 import type { ServerLimits } from './http/server-limits.js'
 import type { StorageRuntime } from './features/storage/storage-runtime.js'
@@ -17,8 +18,8 @@ export interface AppConfig {
   token: string
   /** Loupe's own state directory (never inside OpenCode's). */
   dataDir: string
-  opencodeUrl: string | null
-  opencodePassword: string | null
+  /** While OpenCode holds the file and no server of it answers, sessions active this recently are not pruned. */
+  liveWindowMs: number
   /** Host names this server answers to (the port is checked separately); anything else is refused (DNS rebinding). */
   allowedHostNames: string[]
   /** Addresses other devices can reach, for LAN share links. */
@@ -48,6 +49,8 @@ export interface AppDeps {
   storage: StorageRuntime
   /** Cryptographically secure random bytes (share tokens). */
   randomBytes(size: number): Buffer
-  /** The Images conversation: its process-wide lock, OpenCode's HTTP API, git's environment. */
+  /** OpenCode's HTTP servers (the explicit one and those Loupe finds): credentials, timeouts, typed answers. */
+  opencodeClient: OpenCodeClient
+  /** The Images conversation: its process-wide lock and git's environment. */
   conversation: ConversationDeps
 }

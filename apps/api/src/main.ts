@@ -12,6 +12,7 @@ import { isAppError } from './errors.js'
 import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
 import { createCompactRunner } from './features/storage/compact-runner.js'
 import { createStorageRuntime } from './features/storage/storage-runtime.js'
+import { createOpenCodeClient } from './opencode/opencode-client.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { SERVER_LIMITS } from './http/server-limits.js'
 import { systemClock } from './lib/clock.js'
@@ -77,8 +78,7 @@ async function main() {
       port: config.port ?? DEFAULT_PORT,
       token: config.token ?? randomBytes(24).toString('base64url'),
       dataDir: config.dataDir,
-      opencodeUrl: config.opencodeUrl,
-      opencodePassword: config.opencodePassword,
+      liveWindowMs: config.liveWindowMinutes * 60_000,
       allowedHostNames: hostNamesFor(config.host, lan),
       lanAddresses: lan,
       webRoot: fileURLToPath(new URL('../../web/dist', import.meta.url)),
@@ -94,12 +94,8 @@ async function main() {
     compaction: createCompactRunner(),
     storage: createStorageRuntime('worker'),
     randomBytes,
-    conversation: createConversationDeps({
-      opencodeUrl: config.opencodeUrl,
-      opencodeUsername: config.opencodeUsername,
-      opencodePassword: config.opencodePassword,
-      gitEnv: config.gitEnv,
-    }),
+    opencodeClient: createOpenCodeClient({ url: config.opencodeUrl, username: config.opencodeUsername, password: config.opencodePassword }),
+    conversation: createConversationDeps({ gitEnv: config.gitEnv }),
   }
   const app = await buildApp(deps, { logger: false })
   let address: string

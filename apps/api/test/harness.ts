@@ -7,6 +7,7 @@ import type { AppDeps } from '../src/deps.js'
 import { createPruningRuntime } from '../src/features/pruning/pruning-runtime.js'
 import { createCompactRunner } from '../src/features/storage/compact-runner.js'
 import { createStorageRuntime } from '../src/features/storage/storage-runtime.js'
+import { createOpenCodeClient } from '../src/opencode/opencode-client.js'
 import { createConversationDeps } from '../src/features/conversation/conversation.deps.js'
 import { SERVER_LIMITS } from '../src/http/server-limits.js'
 import { fixedClock } from '../src/lib/clock.js'
@@ -77,8 +78,7 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
       port: 80,
       token: TEST_TOKEN,
       dataDir: path.join(dir, 'loupe'),
-      opencodeUrl: null,
-      opencodePassword: null,
+      liveWindowMs: 10 * 60_000,
       allowedHostNames: ['127.0.0.1', 'localhost', '[::1]'],
       lanAddresses: [],
       webRoot: null,
@@ -95,13 +95,9 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
     compaction: createCompactRunner(),
     storage: createStorageRuntime(options.searchIndex ?? 'manual'),
     randomBytes,
-    // No OpenCode server; git with this process's PATH and an isolated HOME.
-    conversation: createConversationDeps({
-      opencodeUrl: null,
-      opencodeUsername: null,
-      opencodePassword: null,
-      gitEnv: { PATH: process.env.PATH ?? '', HOME: dir },
-    }),
+    // No explicit OpenCode server and no credentials; git with this process's PATH and an isolated HOME.
+    opencodeClient: createOpenCodeClient({ url: null, username: null, password: null }),
+    conversation: createConversationDeps({ gitEnv: { PATH: process.env.PATH ?? '', HOME: dir } }),
     cleanup() {
       // A reclaim replaces the search index and reopens the handle: close what deps hold now.
       void deps.searchIndex.close()

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -11,6 +12,8 @@ import { fileURLToPath } from 'node:url'
  */
 export interface ScriptedOpencode {
   url: string
+  /** The `opencode` process (it holds the database and listens on `url`). */
+  pid: number
   get<T = unknown>(route: string, directory?: string): Promise<T>
   post<T = unknown>(route: string, body: unknown, directory?: string): Promise<T>
   /** Server-sent events from `route`, read until `enough` says so or `ms` pass: `{event, data}` each. */
@@ -37,7 +40,7 @@ interface Harness {
   ensureOpencode(o: { cache: string; version: string }): string
   isolatedEnv(work: string, configPath: string): Record<string, string>
   writeConfig(file: string, mockUrl: string): void
-  startOpencode(o: { bin: string; env: Record<string, string>; cwd: string; logFile: string }): Promise<{ url: string; stop(): Promise<unknown> }>
+  startOpencode(o: { bin: string; env: Record<string, string>; cwd: string; logFile: string }): Promise<{ url: string; child: { pid?: number }; stop(): Promise<unknown> }>
 }
 interface Mock {
   ScriptRegistry: new () => { add(e: ScriptEntry): void }
@@ -55,7 +58,11 @@ export async function createProject(dir: string, seed = 0): Promise<void> {
   ;(await load<Scenarios>('scenarios.mjs')).createProject(dir, seed)
 }
 
-export async function startScriptedOpencode(options: { db: string; work: string; cwd: string; experimental?: boolean; delayMs?: number }): Promise<ScriptedOpencode> {
+/**
+ * `auth` starts OpenCode with OPENCODE_SERVER_USERNAME/PASSWORD; this client then sends them (the
+ * harness's own health poll cannot, so such a server is started here).
+ */
+export async function startScriptedOpencode(options: { db: string; work: string; cwd: string; experimental?: boolean; delayMs?: number; auth?: { username: string; password: string } }): Promise<ScriptedOpencode> {
   const harness = await load<Harness>('generate.mjs')
   const mockModule = await load<Mock>('mock-model.mjs')
   const cache = process.env.OPENCODE_REAL_CACHE || path.join(os.homedir(), '.cache', 'opencode-real')
@@ -72,9 +79,12 @@ export async function startScriptedOpencode(options: { db: string; work: string;
   harness.writeConfig(configPath, mock.url)
   const env: Record<string, string> = { ...harness.isolatedEnv(options.work, configPath), OPENCODE_DB: path.resolve(options.db) }
   if (options.experimental) env.OPENCODE_EXPERIMENTAL_EVENT_SYSTEM = '1'
-  let server: { url: string; stop(): Promise<unknown> }
+  const authorization = options.auth ? `Basic ${Buffer.from(`${options.auth.username}:${options.auth.password}`).toString('base64')}` : null
+  let server: { url: string; child: { pid?: number }; stop(): Promise<unknown> }
   try {
-    server = await harness.startOpencode({ bin, env, cwd: options.cwd, logFile: path.join(options.work, 'opencode.log') })
+    const start = { bin, env, cwd: options.cwd, logFile: path.join(options.work, 'opencode.log') }
+    if (options.auth) Object.assign(env, { OPENCODE_SERVER_USERNAME: options.auth.username, OPENCODE_SERVER_PASSWORD: options.auth.password })
+    server = authorization ? await startWithAuth(start, authorization) : await harness.startOpencode(start)
   } catch (error) {
     await mock.close()
     throw error
@@ -82,9 +92,11 @@ export async function startScriptedOpencode(options: { db: string; work: string;
   const call = async <T>(method: string, route: string, body: unknown, directory?: string): Promise<T> => {
     const url = new URL(server.url + route)
     if (directory) url.searchParams.set('directory', directory)
+    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' }
+    if (authorization) headers.authorization = authorization
     const res = await fetch(url, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(120_000),
     })
@@ -97,7 +109,7 @@ export async function startScriptedOpencode(options: { db: string; work: string;
     const timer = setTimeout(() => controller.abort(), ms)
     const events: SseEvent[] = []
     try {
-      const res = await fetch(server.url + route, { signal: controller.signal, headers: { accept: 'text/event-stream' } })
+      const res = await fetch(server.url + route, { signal: controller.signal, headers: { accept: 'text/event-stream', ...(authorization ? { authorization } : {}) } })
       if (!res.ok || !res.body) throw new Error(`GET ${route} -> ${res.status}`)
       const decoder = new TextDecoder()
       let buffer = ''
@@ -122,6 +134,7 @@ export async function startScriptedOpencode(options: { db: string; work: string;
   }
   return {
     url: server.url,
+    pid: server.child.pid ?? 0,
     sse,
     get: (route, directory) => call('GET', route, undefined, directory),
     post: (route, body, directory) => call('POST', route, body, directory),
@@ -131,5 +144,47 @@ export async function startScriptedOpencode(options: { db: string; work: string;
       await server.stop()
       await mock.close()
     },
+  }
+}
+
+/** `opencode serve --port 0` whose health poll sends `authorization`; stopped by its pid only. */
+async function startWithAuth(o: { bin: string; env: Record<string, string>; cwd: string; logFile: string }, authorization: string) {
+  const log = fs.openSync(o.logFile, 'a')
+  const child = spawn(o.bin, ['serve', '--port', '0', '--hostname', '127.0.0.1', '--print-logs'], { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', log] })
+  let exited = false
+  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())))
+  const stop = async () => {
+    if (!exited) {
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+      await exit
+      clearTimeout(timer)
+    }
+    fs.closeSync(log)
+  }
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let buffer = ''
+      const timer = setTimeout(() => reject(new Error(`opencode serve reported no port within 60 s; see ${o.logFile}`)), 60_000)
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString()
+        const match = /listening on (http:\/\/\S+)/.exec(buffer)
+        if (match) {
+          clearTimeout(timer)
+          resolve(match[1]!.replace(/\/$/, ''))
+        }
+      })
+      void exit.then(() => reject(new Error(`opencode serve exited early; see ${o.logFile}`)))
+    })
+    for (const t0 = Date.now(); ; ) {
+      const ok = await fetch(`${url}/global/health`, { headers: { authorization }, signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false)
+      if (ok) break
+      if (exited || Date.now() - t0 > 60_000) throw new Error(`opencode serve is not healthy; see ${o.logFile}`)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    return { url, child, stop }
+  } catch (error) {
+    await stop()
+    throw error
   }
 }

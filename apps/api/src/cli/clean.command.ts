@@ -25,7 +25,7 @@ export async function cleanCommand(options: CliOptions, io: CliIo): Promise<Comm
   const rule = ruleOf(options)
   const opencode = openForCli(options.db)
   const progress = createProgress(io)
-  const deps = await createCliAppDeps(opencode, options.dataDir)
+  const deps = await createCliAppDeps(opencode, options.dataDir, options.opencode)
   try {
     if (!options.apply) {
       const plan = await describeCleanPlan(deps, rule)

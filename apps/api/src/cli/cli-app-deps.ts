@@ -10,21 +10,27 @@ import { createSearchIndex } from '../index/search-index.js'
 import { systemClock } from '../lib/clock.js'
 import { createEventBus } from '../lib/event-bus.js'
 import { openLoupeDb } from '../loupe-db/loupe-db.js'
+import { createOpenCodeClient } from '../opencode/opencode-client.js'
 import type { OpenCodeHandle } from '../store/open-opencode.js'
+import type { CliOpenCode } from './cli-args.js'
+
+// The server's default (`--live-window-minutes 10`).
+const LIVE_WINDOW_MS = 10 * 60_000
 
 /**
  * The deps the prune path needs, built without listening: Loupe's own database and its search
- * sidecar (a prune re-indexes what it changed), no OpenCode server (the CLI never talks to one).
+ * sidecar (a prune re-indexes what it changed), and the OpenCode client the live guard asks
+ * (every OpenCode process holding the file, with the environment's credentials).
  */
-export async function createCliAppDeps(opencode: OpenCodeHandle, dataDir: string): Promise<AppDeps & { close(): Promise<void> }> {
+export async function createCliAppDeps(opencode: OpenCodeHandle, dataDir: string, server: CliOpenCode): Promise<AppDeps & { close(): Promise<void> }> {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const loupeDb = await openLoupeDb(dataDir)
   const events = createEventBus()
   const searchIndex = createSearchIndex({ opencode, dataDir, events, mode: 'manual' })
   const deps: AppDeps & { close(): Promise<void> } = {
     config: {
-      host: '127.0.0.1', port: 0, token: randomBytes(24).toString('base64url'), dataDir, opencodeUrl: null, opencodePassword: null,
-      allowedHostNames: [], lanAddresses: [], webRoot: null, demo: false, serverLimits: SERVER_LIMITS,
+      host: '127.0.0.1', port: 0, token: randomBytes(24).toString('base64url'), dataDir,
+      allowedHostNames: [], lanAddresses: [], webRoot: null, demo: false, serverLimits: SERVER_LIMITS, liveWindowMs: LIVE_WINDOW_MS,
     },
     opencode,
     loupeDb,
@@ -35,7 +41,8 @@ export async function createCliAppDeps(opencode: OpenCodeHandle, dataDir: string
     compaction: createCompactRunner(),
     storage: createStorageRuntime('manual'),
     randomBytes,
-    conversation: createConversationDeps({ opencodeUrl: null, opencodeUsername: null, opencodePassword: null, gitEnv: {} }),
+    opencodeClient: createOpenCodeClient(server),
+    conversation: createConversationDeps({ gitEnv: {} }),
     close: async () => {
       await deps.searchIndex.close()
       loupeDb.close()

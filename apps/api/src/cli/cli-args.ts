@@ -3,6 +3,16 @@ import { locateOpenCodeDb, type LocateEnv } from '../store/locate-db.js'
 
 export interface CliEnv extends LocateEnv {
   LOUPE_HOME?: string | undefined
+  OPENCODE_SERVER_USERNAME?: string | undefined
+  OPENCODE_SERVER_PASSWORD?: string | undefined
+  LOUPE_OPENCODE_URL?: string | undefined
+}
+
+/** How the CLI asks OpenCode's servers whether a session is running: the credentials `opencode serve` reads. */
+export interface CliOpenCode {
+  url: string | null
+  username: string | null
+  password: string | null
 }
 
 export interface CliOptions {
@@ -17,6 +27,7 @@ export interface CliOptions {
   project?: string
   minToolKb?: string
   apply?: string
+  opencode: CliOpenCode
 }
 
 export class CliUsageError extends Error {}
@@ -57,6 +68,7 @@ export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string):
       project: values.get('--project'),
       minToolKb: values.get('--min-tool-kb'),
       apply: values.get('--apply'),
+      opencode: { url: env.LOUPE_OPENCODE_URL || null, username: env.OPENCODE_SERVER_USERNAME || null, password: env.OPENCODE_SERVER_PASSWORD || null },
     },
   }
 }

@@ -7,6 +7,7 @@ import { runReclaim } from '../features/storage/reclaim.service.js'
 import type { FileIdentity } from '../store/open-opencode.js'
 import type { CliOptions } from './cli-args.js'
 import { createProgress, EXIT, formatBytes, type CliIo, type CommandResult } from './cli-io.js'
+import { createOpenCodeClient } from '../opencode/opencode-client.js'
 import { openForCli } from './open-db.js'
 
 /**
@@ -23,7 +24,7 @@ export async function reclaimCommand(options: CliOptions, io: CliIo): Promise<Co
     const result = await runReclaim(
       {
         opencode,
-        opencodeUrl: null,
+        opencodeClient: createOpenCodeClient(options.opencode),
         clock: systemClock,
         runner: createReclaimRunner(),
         sidecar: {

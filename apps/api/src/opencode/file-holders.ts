@@ -1,32 +1,61 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 
-/** Other processes that have this file open (Linux /proc); empty where that cannot be known. */
+/** Other processes that have this file open; empty where that cannot be known. */
 export function fileHolders(file: string, self = process.pid): number[] {
-  const holders: number[] = []
+  return readFileHolders(file, self) ?? []
+}
+
+/**
+ * Other processes that have this file (or its WAL) open: Linux /proc, else `lsof` when present.
+ * null when neither can tell: callers that guard writes must treat that as "held".
+ */
+export function readFileHolders(file: string, self = process.pid): number[] | null {
+  const proc = procHolders(file, self)
+  if (proc) return proc
+  const out = runLsof(['-t', '--', file, `${file}-wal`])
+  if (out === null) return null
+  return [...new Set(out.split('\n').filter((l) => /^\d+$/.test(l)).map(Number))].filter((p) => p !== self)
+}
+
+function procHolders(file: string, self: number): number[] | null {
   let pids: string[]
   try {
     pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== self)
   } catch {
-    return holders
+    return null
   }
+  if (pids.length === 0) return null
   const targets = new Set([file, `${file}-wal`])
-  for (const pid of pids) {
-    let fds: string[]
+  return pids.filter((pid) => processLinks(Number(pid)).some((link) => targets.has(link))).map(Number)
+}
+
+/** Where a process's file descriptors point (`/proc/<pid>/fd`); empty when it is gone or not ours to read. */
+export function processLinks(pid: number): string[] {
+  let fds: string[]
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`)
+  } catch {
+    return []
+  }
+  const links: string[] = []
+  for (const fd of fds) {
     try {
-      fds = fs.readdirSync(`/proc/${pid}/fd`)
+      links.push(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))
     } catch {
-      continue
-    }
-    for (const fd of fds) {
-      try {
-        if (targets.has(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))) {
-          holders.push(Number(pid))
-          break
-        }
-      } catch {
-        /* the fd closed meanwhile */
-      }
+      // The fd closed meanwhile.
     }
   }
-  return holders
+  return links
+}
+
+/** `lsof`'s output, or null when it is missing or fails for another reason than "nothing found". */
+export function runLsof(args: string[]): string | null {
+  try {
+    return execFileSync('lsof', args, { encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'pipe', 'ignore'] })
+  } catch (error) {
+    // lsof exits 1 when it finds nothing; it still printed (nothing) to stdout.
+    const e = error as { status?: number; stdout?: string; code?: string }
+    return e.status === 1 && typeof e.stdout === 'string' ? e.stdout : null
+  }
 }

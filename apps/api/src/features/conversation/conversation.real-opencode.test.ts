@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { startOpenCodeServe, type OpenCodeServe } from '../../../../../tools/opencode-serve.js'
-import { createOpenCodeServer } from './opencode-client.js'
+import { createOpenCodeClient } from '../../opencode/opencode-client.js'
 
 const MARKER = { 'codenomad.companion': 'images' }
 
@@ -13,7 +13,7 @@ async function loupeWithOpenCode(options: { password?: string } = {}) {
   const deps = await createTestDeps((await realFixture()).db)
   const opencode = await startOpenCodeServe({ dbPath: deps.opencode.path, password: options.password })
   const useServer = (password: string | null, url = opencode.url) => {
-    deps.conversation.server = createOpenCodeServer({ url, username: null, password, timeoutMs: 30_000 })
+    deps.opencodeClient = createOpenCodeClient({ url, username: null, password, timeouts: { workMs: 30_000 } })
   }
   useServer(options.password ?? null)
   return { deps, opencode, caller: createCaller({ deps }), useServer }
@@ -135,7 +135,7 @@ describe('the Images conversation through the real OpenCode 1.18.33', () => {
       const here = await location()
       const there = await location(other.opencode)
       // The other server has the password; Loupe pointed at it from this database:
-      deps.conversation.server = createOpenCodeServer({ url: other.opencode.url, username: null, password: 'correct horse' })
+      deps.opencodeClient = createOpenCodeClient({ url: other.opencode.url, username: null, password: 'correct horse' })
       const answer = await caller.conversation.images({ directory: here.dir, mode: 'open' })
       expect(answer).toMatchObject({ status: 'blocked', blocked: 'unavailable', reason: expect.stringContaining('another database') })
       expect(marked(here.dir)).toHaveLength(0)
@@ -151,7 +151,7 @@ describe('the Images conversation through the real OpenCode 1.18.33', () => {
       expect(await other.caller.conversation.images({ directory: there.dir, mode: 'open' })).toMatchObject({ status: 'created' })
       expect(marked(there.dir, other.deps)).toHaveLength(1)
     } finally {
-      deps.conversation.server = createOpenCodeServer({ url: opencode.url, username: null, password: null, timeoutMs: 30_000 })
+      deps.opencodeClient = createOpenCodeClient({ url: opencode.url, username: null, password: null, timeouts: { workMs: 30_000 } })
       await other.opencode.stop()
       other.deps.cleanup()
     }

@@ -8,7 +8,7 @@ export const conversationRouter = router({
   /** The location's Images conversation, if any; creates nothing. */
   find: publicProcedure.input(locationInput).query(({ ctx, input }) => ({
     ...findImagesConversation(ctx.deps, input),
-    server: ctx.deps.conversation.server ? { configured: true as const, url: ctx.deps.conversation.server.url } : { configured: false as const, url: null },
+    server: ctx.deps.opencodeClient.url ? { configured: true as const, url: ctx.deps.opencodeClient.url } : { configured: false as const, url: null },
   })),
   /** Agents and models OpenCode offers at the location, for creating. */
   catalog: publicProcedure.input(locationInput).query(({ ctx, input }) => conversationCatalog(ctx.deps, input)),

@@ -2,7 +2,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
-import { createOpenCodeServer } from './opencode-client.js'
+import { createOpenCodeClient } from '../../opencode/opencode-client.js'
 
 type Handler = (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void
 interface Seen {
@@ -61,11 +61,11 @@ describe('the Images conversation against servers that answer badly', () => {
   })
   beforeEach(() => {
     seen = []
-    deps.conversation.server = createOpenCodeServer({ url, username: null, password: null, timeoutMs: 2_000 })
+    deps.opencodeClient = createOpenCodeClient({ url, username: null, password: null, timeouts: { workMs: 2_000 } })
   })
 
   it('sends OpenCode what it documents: POST /session?directory= with the title and the marker, HTTP Basic when a password is set', async () => {
-    deps.conversation.server = createOpenCodeServer({ url, username: 'alice', password: 'pw', timeoutMs: 2_000 })
+    deps.opencodeClient = createOpenCodeClient({ url, username: 'alice', password: 'pw', timeouts: { workMs: 2_000 } })
     onCreate = (_req, _body, res) => json(res, 200, sessionJson({ id: knownID }))
     await caller.conversation.images({ directory, mode: 'new', title: 'Images' })
     const post = seen.find((s) => s.method === 'POST')!
@@ -110,7 +110,7 @@ describe('the Images conversation against servers that answer badly', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
     const port = (closed.address() as AddressInfo).port
     await new Promise((resolve) => closed.close(resolve))
-    deps.conversation.server = createOpenCodeServer({ url: `http://127.0.0.1:${port}`, username: null, password: null })
+    deps.opencodeClient = createOpenCodeClient({ url: `http://127.0.0.1:${port}`, username: null, password: null })
     expect(await caller.conversation.images({ directory, mode: 'new' })).toMatchObject({ status: 'blocked', reason: expect.stringContaining('No OpenCode server answered') })
   })
 })

@@ -4,7 +4,7 @@ import { checkStorage, locate, lookup, readSession, unknown, type CompanionSessi
 import type { KnownLocation } from './companion.store.js'
 import type { ImagesConversationInput, LocationInput } from './conversation.schema.js'
 import { excludeDesignDir, type GitExclusion } from './git-exclude.service.js'
-import { NO_SERVER, createCompanionSession, readCatalog, serverHasSession, type Catalog, type ServerProblem } from './opencode-client.js'
+import { NO_SERVER, createCompanionSession, explicitServer, readCatalog, serverHasSession, type Catalog, type ServerProblem } from '../../opencode/opencode-sessions.js'
 
 export type { CompanionSession, Unknown }
 export type Blocked = { status: 'blocked'; blocked: 'unavailable'; reason: string; hint: string }
@@ -77,7 +77,7 @@ async function finish(deps: AppDeps, id: string, status: 'found' | 'created'): P
 }
 
 async function create(deps: AppDeps, location: KnownLocation, input: ImagesConversationInput): Promise<Created | Blocked> {
-  const server = deps.conversation.server
+  const server = explicitServer(deps.opencodeClient)
   if (!server) return blocked(NO_SERVER)
   if (location.sessionID) {
     const same = await serverHasSession(server, location.directory, location.sessionID)
@@ -113,7 +113,7 @@ function checkChoices(catalog: Catalog, input: ImagesConversationInput) {
 export async function conversationCatalog(deps: AppDeps, input: LocationInput): Promise<{ status: 'ok'; catalog: Catalog } | Unknown | Blocked> {
   const located = locate(deps, input.directory)
   if (!located.ok) return located.answer
-  const server = deps.conversation.server
+  const server = explicitServer(deps.opencodeClient)
   if (!server) return blocked(NO_SERVER)
   const catalog = await readCatalog(server, located.location.directory)
   return catalog.ok ? { status: 'ok', catalog: catalog.value } : blocked(catalog.error)

@@ -1,6 +1,8 @@
 import { hasPositiveTerm, parseQuery, type StorageGeneration } from '@loupe/domain'
 import { AppError } from '../../errors.js'
 import { docMeta, matchingIds, newestDocId } from '../../index/search-index.store.js'
+import { checkLive, liveKey, type LiveDeps, type LiveLock } from '../../opencode/live-guard.js'
+import { resolveSession } from '../../store/resolve-session.js'
 import { planMessages, type MessagePlan } from '../pruning/plan.service.js'
 import type { IndexSources } from '../../store/index-sources.js'
 import { resolveScope, type HistoryDeps } from './history-scope.js'
@@ -32,7 +34,11 @@ export interface CandidatesAnswer {
   alreadyClean: number
   /** More matched than one call plans: run these, then ask again. */
   truncated: boolean
+  /** Sessions OpenCode may be running now (checkLive): left out of `sessions` and the totals, with why. */
+  locked: Array<Omit<CandidateSession, 'candidates'> & { messages: number; lock: LiveLock }>
 }
+
+type CandidatesDeps = HistoryDeps & Parameters<typeof planMessages>[0] & LiveDeps
 
 // planMessages' own words for a message with nothing technical left (plan.service.ts).
 const NOTHING_LEFT = /^No tool calls or reasoning/
@@ -43,10 +49,10 @@ const NOTHING_LEFT = /^No tool calls or reasoning/
  * `pruning.prune` needs, grouped by session. Only those parts are planned: the rest of a message
  * stays. The pruning service decides what is prunable, as for any prune.
  */
-export function candidates(deps: HistoryDeps & Parameters<typeof planMessages>[0], input: CandidatesInput): CandidatesAnswer {
+export async function candidates(deps: CandidatesDeps, input: CandidatesInput): Promise<CandidatesAnswer> {
   const query = parseQuery(input.query)
   const scope = resolveScope(deps, input, query)
-  const empty: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated: false }
+  const empty: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated: false, locked: [] }
   if (!hasPositiveTerm(query)) return empty
   const db = deps.searchIndex.db
   if (!db || deps.searchIndex.status().state !== 'ready') {
@@ -85,11 +91,11 @@ export function candidates(deps: HistoryDeps & Parameters<typeof planMessages>[0
     }
     parts.add(doc.part_key)
   }
-  return planAll(deps, bySession, truncated, scope.sources)
+  return withoutLocked(deps, planAll(deps, bySession, truncated, scope.sources))
 }
 
-function planAll(deps: HistoryDeps & Parameters<typeof planMessages>[0], bySession: Map<string, Map<string, Set<string>>>, truncated: boolean, sources: IndexSources): CandidatesAnswer {
-  const answer: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated }
+function planAll(deps: CandidatesDeps, bySession: Map<string, Map<string, Set<string>>>, truncated: boolean, sources: IndexSources): CandidatesAnswer {
+  const answer: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated, locked: [] }
   const skipped = new Map<string, { reason: string; detail: string; count: number }>()
   for (const [key, parts] of bySession) {
     const [storage, sessionID] = key.split(':') as [StorageGeneration, string]
@@ -122,6 +128,33 @@ function planAll(deps: HistoryDeps & Parameters<typeof planMessages>[0], bySessi
   answer.sessions.sort((a, b) => sumBytes(b) - sumBytes(a))
   answer.totals.sessions = answer.sessions.length
   answer.skipped = [...skipped.values()].sort((a, b) => b.count - a.count)
+  return answer
+}
+
+/** Sessions OpenCode may be running move from the plan to `locked`, so a clean-up never starts on them. */
+async function withoutLocked(deps: CandidatesDeps, answer: CandidatesAnswer): Promise<CandidatesAnswer> {
+  if (answer.sessions.length === 0) return answer
+  const resolved = answer.sessions.map((s) => resolveSession(deps.opencode, s.sessionID, s.storage))
+  const verdicts = await checkLive(deps, resolved)
+  const open: CandidateSession[] = []
+  for (const s of answer.sessions) {
+    const verdict = verdicts.get(liveKey({ storage: s.storage, id: s.sessionID }))
+    if (verdict?.state !== 'locked') {
+      open.push(s)
+      continue
+    }
+    const { candidates: planned, ...head } = s
+    answer.locked.push({ ...head, messages: planned.length, lock: verdict.lock })
+    answer.totals.messages -= planned.length
+    for (const c of planned) {
+      answer.totals.tools -= c.toolCount
+      answer.totals.reasoning -= c.reasoningCount
+      answer.totals.bytes -= c.bytes
+      answer.totals.tokens -= c.tokens
+    }
+  }
+  answer.sessions = open
+  answer.totals.sessions = open.length
   return answer
 }
 

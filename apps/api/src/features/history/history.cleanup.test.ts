@@ -1,6 +1,10 @@
 import Database from 'better-sqlite3'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
+import { fileHolders } from '../../opencode/file-holders.js'
+import { waitFor } from '../../../test/fixtures/pruning/markers.js'
 import { addV1Message, addV1Session, reasoningPart, textPart, toolPart } from '../../../test/search-fixtures.js'
 
 type Caller = ReturnType<typeof createCaller>
@@ -39,6 +43,23 @@ describe('history.candidates and clean-up from the results', () => {
     deps.searchIndex.runUntilIdle()
   })
   afterAll(() => deps.cleanup())
+
+  it('leaves out, with the reason, sessions OpenCode may be running: a process holds the file and no server of it answers', async () => {
+    const fd = fs.openSync(deps.opencode.path, 'r')
+    const holder = spawn('sleep', ['60'], { stdio: [fd, 'ignore', 'ignore'] })
+    fs.closeSync(fd)
+    try {
+      await waitFor(() => fileHolders(deps.opencode.path).includes(holder.pid!), 5_000, 'the holder')
+      const answer = await caller.history.candidates({ query: 'quetzal' })
+      expect(answer.sessions).toEqual([])
+      expect(answer.totals).toMatchObject({ sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0 })
+      expect(answer.locked).toEqual([expect.objectContaining({ title: 'Cleanup seeds', messages: 1, lock: expect.objectContaining({ cause: 'no_answer' }) })])
+    } finally {
+      holder.kill('SIGKILL')
+    }
+    await waitFor(() => !fileHolders(deps.opencode.path).includes(holder.pid!), 5_000, 'the holder gone')
+    expect((await caller.history.candidates({ query: 'quetzal' })).locked).toEqual([])
+  })
 
   it('refuses while the index is not ready', async () => {
     const fresh = await createTestDeps((await realFixture()).db)

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js'
 import { nodeDigest } from '../../lib/hash.js'
 import type { MessageSlot, OpenCodeStore } from '../../store/store.js'
 import { checkWriteTarget, fenceSession } from './fences.js'
-import { sessionServerState, type ServerState } from './opencode-status.js'
+import { checkLiveSession, type LiveLock, type LiveVerdict } from '../../opencode/live-guard.js'
 import { pruneContext, type PruneContext } from './prune-context.js'
 import type { PruningDeps } from './pruning.deps.js'
 import type { SessionPlanInput } from './pruning.schema.js'
@@ -97,7 +97,9 @@ export interface SessionPlan {
   storage: StorageGeneration
   /** Why no prune can run in this session right now (null: it can). */
   block: PruneBlock | null
-  opencode: ServerState
+  /** Set when OpenCode may be running the session (then `block` says so too): why, and the fix. */
+  lock: LiveLock | null
+  live: LiveVerdict
   candidates: Extract<MessagePlan, { status: 'candidate' }>[]
   blocked: Extract<MessagePlan, { status: 'blocked' }>[]
   totals: { messages: number; assistantMessages: number; candidates: number; tools: number; reasoning: number; bytes: number; tokens: number }
@@ -110,15 +112,18 @@ export interface SessionPlan {
 export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): Promise<SessionPlan> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) throw new AppError('unsupported_storage', ctx.detail)
-  const opencode = await sessionServerState(deps.config, ctx.session)
+  const live = await checkLiveSession(deps, ctx)
+  const lock = live.state === 'locked' ? live.lock : null
   const { db } = deps.opencode
   return db.read(() => {
-    const block = checkWriteTarget(deps.opencode, ctx.store.prune) ?? fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id)) ?? null
+    const block = (lock ? { reason: 'maintenance_required' as const, detail: `${lock.detail} ${lock.fix}` } : null) ??
+      checkWriteTarget(deps.opencode, ctx.store.prune) ?? fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id)) ?? null
     const plan: SessionPlan = {
       sessionID: ctx.session.id,
       storage: ctx.session.storage,
       block,
-      opencode,
+      lock,
+      live,
       candidates: [],
       blocked: [],
       totals: { messages: 0, assistantMessages: 0, candidates: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 },

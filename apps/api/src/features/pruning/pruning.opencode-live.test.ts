@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createOpenCodeClient } from '../../opencode/opencode-client.js'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 import { createProject, startScriptedOpencode, type ScriptedOpencode } from '../../../test/scripted-opencode.js'
 import { cloneSession } from '../../../test/fixtures/pruning/big-session.js'
@@ -62,7 +63,7 @@ describe('pruning while a real OpenCode server writes to the same database', () 
 
   it('keeps both working: typed answers only, integrity ok, nothing outside the targets and OpenCode\'s own session changes', async () => {
     const oc = await startScriptedOpencode({ db: deps.opencode.path, work: path.join(work, 'oc'), cwd: project })
-    deps.config.opencodeUrl = oc.url
+    deps.opencodeClient = createOpenCodeClient({ url: oc.url, username: null, password: null })
     const before = snapshotDb(deps.opencode.path)
     const answers: string[] = []
     let live = ''
@@ -114,7 +115,7 @@ describe('pruning while a real OpenCode server writes to the same database', () 
 
   it('refuses a session the configured OpenCode server reports busy, and prunes it once idle', async () => {
     const oc = await startScriptedOpencode({ db: deps.opencode.path, work: path.join(work, 'oc-busy'), cwd: project })
-    deps.config.opencodeUrl = oc.url
+    deps.opencodeClient = createOpenCodeClient({ url: oc.url, username: null, password: null })
     try {
       oc.script({ prompt: 'List the files.', turns: [{ reasoning: 'I will list them.', tools: [{ name: 'bash', input: { command: 'ls', description: 'list' } }] }, { text: 'Listed.' }] })
       oc.script({ prompt: 'Now wait a little.', turns: [{ tools: [{ name: 'bash', input: { command: 'sleep 4', description: 'wait' } }] }, { text: 'Waited.' }] })
@@ -135,26 +136,26 @@ describe('pruning while a real OpenCode server writes to the same database', () 
         .toMatchObject({ results: [{ result: { status: 'pruned' } }] })
     } finally {
       await oc.stop()
-      deps.config.opencodeUrl = null
+      deps.opencodeClient = createOpenCodeClient({ url: null, username: null, password: null })
     }
   }, 120_000)
 
-  it('falls back to the storage fences when the configured server does not answer', async () => {
+  it('treats a configured server that nobody listens on as not running, when nothing holds the file', async () => {
     const port = await new Promise<number>((resolve) => {
       const s = net.createServer().listen(0, '127.0.0.1', () => {
         const p = (s.address() as net.AddressInfo).port
         s.close(() => resolve(p))
       })
     })
-    deps.config.opencodeUrl = `http://127.0.0.1:${port}`
+    deps.opencodeClient = createOpenCodeClient({ url: `http://127.0.0.1:${port}`, username: null, password: null })
     try {
       const s = PLAN
       const plan = await caller.pruning.sessionPlan({ sessionID: s })
-      expect(plan.opencode).toBe('unreachable')
+      expect(plan.live).toEqual({ state: 'allowed', basis: 'not_held' })
       const preview = await caller.pruning.preview({ sessionID: s, messageID: plan.candidates[0]!.messageID })
-      expect(preview).toMatchObject({ status: 'preview', opencode: 'unreachable' })
+      expect(preview).toMatchObject({ status: 'preview', live: { state: 'allowed' } })
     } finally {
-      deps.config.opencodeUrl = null
+      deps.opencodeClient = createOpenCodeClient({ url: null, username: null, password: null })
     }
   })
 })

@@ -1,39 +1,43 @@
-import { LIMITS, overEditLimit, previewPrune, type PrunablePart, type PruneBlock, type PruneReceipt } from '@loupe/domain'
+import { LIMITS, overEditLimit, previewPrune, type PrunablePart, type PruneReceipt } from '@loupe/domain'
 import { estimatePartTokens } from '@loupe/domain/tokens'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { nodeDigest, sha256Text } from '../../lib/hash.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
-import { sessionServerState, type ServerState } from './opencode-status.js'
+import { checkLiveSession, type LiveLock, type LiveVerdict } from '../../opencode/live-guard.js'
 import { blocked, pruneContext, type Blocked, type PruneContext } from './prune-context.js'
 import { runPruneTransaction, type PruneRequest } from './prune-transaction.js'
 import { foldWal } from './pruning-runtime.js'
 import type { PruningDeps } from './pruning.deps.js'
-import type { PreviewInput, PruneBatchInput, PruneInput } from './pruning.schema.js'
+import type { PreviewInput, PruneBatchInput, PruneInput, SessionPlanInput } from './pruning.schema.js'
 
 export { planMessages, sessionPlan, type MessagePlan, type SessionPlan } from './plan.service.js'
 export type { Blocked } from './prune-context.js'
 
+/** A refusal because OpenCode may be running the session: why, and what to do, typed for the UI. */
+export type LiveBlocked = Blocked & { lock: LiveLock }
 export type PreviewResult =
-  | { status: 'preview'; revision: string; liveMutation: boolean; opencode: ServerState; parts: PrunablePart[] }
+  | { status: 'preview'; revision: string; liveMutation: boolean; live: LiveVerdict; parts: PrunablePart[] }
   | Blocked
-export type PruneResult = PruneReceipt | Blocked
+  | LiveBlocked
+export type PruneResult = PruneReceipt | Blocked | LiveBlocked
 
-const SERVER_BUSY: PruneBlock = { reason: 'maintenance_required', detail: 'OpenCode is working in this session right now; try again when it is idle.' }
+export const liveBlocked = (lock: LiveLock): LiveBlocked => ({ status: 'blocked', reason: 'maintenance_required', detail: `${lock.detail} ${lock.fix}`, lock })
 
 /**
  * What a prune of this message would remove: its technical parts with bytes and estimated tokens,
  * and the revision a prune must quote. Read-only. `liveMutation` says the write goes to the live
- * file OpenCode uses (always, in Loupe); `opencode` is what a configured OpenCode server reported.
+ * file OpenCode uses (always, in Loupe); `live` is what the live guard found (checkLive).
  */
 export async function previewMessage(deps: PruningDeps, input: PreviewInput): Promise<PreviewResult> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return ctx
-  const opencode = await sessionServerState(deps.config, ctx.session)
+  const live = await checkLiveSession(deps, ctx)
+  if (live.state === 'locked') return liveBlocked(live.lock)
   const { db } = deps.opencode
   return db.read((): PreviewResult => {
     const target = checkWriteTarget(deps.opencode, ctx.store.prune)
     if (target) return blocked(target)
-    const fence = opencode === 'busy' ? SERVER_BUSY : fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id))
+    const fence = fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id))
     if (fence) return blocked(fence)
     const bytes = ctx.store.prune.storedBytes(db, ctx.session.id, input.messageID)
     if (bytes === undefined) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
@@ -44,8 +48,18 @@ export async function previewMessage(deps: PruningDeps, input: PreviewInput): Pr
     if (media) return blocked(media)
     const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
     if (!preview.ok) return blocked(preview.error)
-    return { status: 'preview', revision: preview.value.revision, liveMutation: true, opencode, parts: preview.value.parts }
+    return { status: 'preview', revision: preview.value.revision, liveMutation: true, live, parts: preview.value.parts }
   })
+}
+
+/**
+ * Whether OpenCode may be running this session now, for the session page to say before anyone
+ * selects: the live guard's verdict, or the refusal for storage Loupe cannot read.
+ */
+export async function liveState(deps: PruningDeps, input: SessionPlanInput): Promise<LiveVerdict | Blocked> {
+  const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
+  if ('status' in ctx) return ctx
+  return checkLiveSession(deps, ctx)
 }
 
 /** Publish after commit, and again for an identical retry: every open tab re-reads the message. */
@@ -57,15 +71,13 @@ function settle(deps: PruningDeps, ctx: PruneContext, outcome: ReturnType<typeof
   return receipt
 }
 
-async function serverAllows(deps: PruningDeps, ctx: PruneContext): Promise<boolean> {
-  return (await sessionServerState(deps.config, ctx.session)) !== 'busy'
-}
 
 /** Remove the selected technical parts of one message, if it is still exactly what was previewed. */
 export async function pruneMessage(deps: PruningDeps, input: PruneInput): Promise<PruneResult> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return ctx
-  if (!(await serverAllows(deps, ctx))) return blocked(SERVER_BUSY)
+  const live = await checkLiveSession(deps, ctx)
+  if (live.state === 'locked') return liveBlocked(live.lock)
   const request: PruneRequest = { messageID: input.messageID, revision: input.revision, selection: { kind: 'indexes', indexes: input.indexes } }
   const result = settle(deps, ctx, runPruneTransaction(deps, ctx, request))
   setImmediate(() => foldWal(deps))
@@ -79,13 +91,11 @@ export async function pruneMessage(deps: PruningDeps, input: PruneInput): Promis
 export async function pruneBatch(deps: PruningDeps, input: PruneBatchInput): Promise<{ results: { messageID: string; result: PruneResult }[] }> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return { results: input.candidates.map((c) => ({ messageID: c.messageID, result: ctx })) }
-  const busy = !(await serverAllows(deps, ctx))
+  // Asked once per batch, before its first transaction; the UI sends at most 16 messages a batch.
+  const live = await checkLiveSession(deps, ctx)
+  if (live.state === 'locked') return { results: input.candidates.map((c) => ({ messageID: c.messageID, result: liveBlocked(live.lock) })) }
   const results: { messageID: string; result: PruneResult }[] = []
   for (const candidate of input.candidates) {
-    if (busy) {
-      results.push({ messageID: candidate.messageID, result: blocked(SERVER_BUSY) })
-      continue
-    }
     const request: PruneRequest = { messageID: candidate.messageID, revision: candidate.revision, selection: { kind: 'allTechnical' } }
     results.push({ messageID: candidate.messageID, result: settle(deps, ctx, runPruneTransaction(deps, ctx, request)) })
     // Between transactions (never inside one), let other requests run.

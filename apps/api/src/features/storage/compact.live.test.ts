@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BLOAT_FIXTURE, ensureRealFixture } from '../../../../../tools/fixtures.mjs'
 import { createTestDeps, type TestDeps } from '../../../test/harness.js'
+import { createOpenCodeClient } from '../../opencode/opencode-client.js'
 import { compactEventLog } from './compact.service.js'
 
 /**
@@ -39,7 +40,8 @@ describe('compactEventLog while OpenCode starts working', () => {
     const fixture = path.join(await ensureRealFixture(BLOAT_FIXTURE, { name: 'bloat' }), 'opencode.db')
     const status = await statusServer(4)
     close = status.close
-    deps = await createTestDeps(fixture, { opencodeUrl: status.url })
+    deps = await createTestDeps(fixture)
+    deps.opencodeClient = createOpenCodeClient({ url: status.url, username: null, password: null })
     const [sessionID] = deps.opencode.db.pluckSql<string>(`SELECT id FROM session`)
     status.watch(sessionID!)
     const dry = await compactEventLog(deps, { dryRun: true })
@@ -48,7 +50,7 @@ describe('compactEventLog while OpenCode starts working', () => {
     // 1 MiB batches: about twenty transactions for this session's log.
     const stopped = await compactEventLog(deps, { dryRun: false }, undefined, { batchBytes: 1024 * 1024 })
     expect(stopped.status).toBe('stopped')
-    expect(stopped.detail).toMatch(/OpenCode is working in this session/)
+    expect(stopped.detail).toMatch(/OpenCode is running this session right now/)
     expect(stopped.eventsRedacted).toBeGreaterThan(0)
     expect(stopped.eventsRedacted).toBeLessThan(dry.eventsRedacted)
     expect(stopped.eventBytesAfter).toBeLessThan(dry.eventBytesBefore)
@@ -58,7 +60,7 @@ describe('compactEventLog while OpenCode starts working', () => {
       await status.close()
       await idle.close()
     }
-    deps.config.opencodeUrl = idle.url
+    deps.opencodeClient = createOpenCodeClient({ url: idle.url, username: null, password: null })
     const rest = await compactEventLog(deps, { dryRun: false }, undefined, { batchBytes: 1024 * 1024 })
     expect(rest.status).toBe('done')
     expect(stopped.eventsRedacted + rest.eventsRedacted).toBe(dry.eventsRedacted)

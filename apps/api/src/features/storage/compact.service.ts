@@ -11,10 +11,10 @@ import {
 } from '../../store/event-compaction.store.js'
 import type { PruneStore } from '../../store/prune.store.js'
 import { checkWriteTarget, fenceSession } from '../pruning/fences.js'
-import { sessionServerState } from '../pruning/opencode-status.js'
+import { checkLiveSession } from '../../opencode/live-guard.js'
 import type { CompactInput } from './storage.schema.js'
 
-export type CompactDeps = Pick<AppDeps, 'opencode' | 'config'>
+export type CompactDeps = Pick<AppDeps, 'opencode' | 'config' | 'opencodeClient' | 'clock'>
 
 /** One generation's log to compact, and the fences its sessions are checked against. */
 interface CompactTarget {
@@ -75,10 +75,10 @@ type SessionOutcome = { kind: 'done'; summary: CompactSession } | { kind: 'refus
 async function liveRefusal(deps: CompactDeps, sessionID: string): Promise<string | undefined> {
   // 1.18's experimental sessions keep 1.x session events on a `session` row; their run state is the 2.x one.
   const { db, stores } = deps.opencode
-  const session = db.read(() => stores.all.map((store) => store.getSession(db, sessionID)).find((found) => found !== undefined))
-  if (!session) return 'This session is not in the database any more.'
-  const state = await sessionServerState(deps.config, session)
-  return state === 'busy' ? 'OpenCode is working in this session right now; compact it when it is idle.' : undefined
+  const found = db.read(() => stores.all.map((store) => ({ store, session: store.getSession(db, sessionID) })).find((f) => f.session !== undefined))
+  if (!found?.session) return 'This session is not in the database any more.'
+  const live = await checkLiveSession(deps, { store: found.store, session: found.session })
+  return live.state === 'locked' ? `${live.lock.detail} ${live.lock.fix}` : undefined
 }
 
 /** The session's whole log, in pages between which other requests run; a snapshot that is not JSON answers a reason. */

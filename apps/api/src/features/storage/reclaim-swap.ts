@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileHolders } from '../../opencode/file-holders.js'
+import { readFileHolders } from '../../opencode/file-holders.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
 import { backupPathFor, removeWithSidecars, syncDir } from './reclaim-files.js'
 
@@ -30,7 +30,8 @@ const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size :
  */
 export function swapInCopy(opencode: OpenCodeHandle, copy: string, stamp: string, mark: SourceMark, keepBackup: boolean): SwapOutcome {
   if (!opencode.isSameFile()) return { ok: false, reason: 'replaced', detail: 'The database file was replaced while the copy was written; nothing was swapped.' }
-  const holders = fileHolders(opencode.path)
+  const holders = readFileHolders(opencode.path)
+  if (holders === null) return { ok: false, reason: 'maintenance_required', detail: 'Loupe cannot tell whether another process opened the database during the copy; nothing was swapped.' }
   if (holders.length > 0) return { ok: false, reason: 'maintenance_required', detail: `OpenCode opened the database during the copy (process ${holders.join(', ')}); nothing was swapped.` }
   const now = markSource(opencode)
   if (now.dataVersion !== mark.dataVersion || now.changes !== mark.changes) {

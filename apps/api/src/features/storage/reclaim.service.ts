@@ -1,8 +1,9 @@
 import fs from 'node:fs'
+import type { OpenCodeClient } from '../../opencode/opencode-client.js'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { Clock } from '../../lib/clock.js'
-import { fileHolders } from '../../opencode/file-holders.js'
+import { readFileHolders } from '../../opencode/file-holders.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
 import { readFileFacts } from '../../store/storage-doctor.store.js'
 import type { CopyWorkerData, CopyWorkerMessage } from './reclaim-copy.mjs'
@@ -12,7 +13,7 @@ import { markSource, swapInCopy, type SourceMark } from './reclaim-swap.js'
 
 export interface ReclaimDeps {
   opencode: OpenCodeHandle
-  opencodeUrl: string | null
+  opencodeClient: OpenCodeClient
   clock: Clock
   runner: ReclaimRunner
   /** Loupe's search sidecar of this file: released before the swap, started again on the file the path names after it. */
@@ -33,14 +34,18 @@ const DISK_SLACK_BYTES = 16 * 1024 * 1024
 const STOP_OPENCODE = 'Stop OpenCode, then reclaim: it has the database open, and a swapped file would be invisible to it.'
 
 /** True when an OpenCode server answers at the configured URL (live-safety swaps in the one client). */
-export async function opencodeAnswers(deps: { opencodeUrl: string | null }): Promise<boolean> {
-  if (!deps.opencodeUrl) return false
-  try {
-    const res = await fetch(`${deps.opencodeUrl}/global/health`, { signal: AbortSignal.timeout(1500) })
-    return res.ok
-  } catch {
-    return false
-  }
+/** Whether something answers at `--opencode-url`: anything but "nothing listens there" counts as running. */
+export async function opencodeAnswers(deps: { opencodeClient: OpenCodeClient }): Promise<boolean> {
+  const { url } = deps.opencodeClient
+  if (!url) return false
+  const answer = await deps.opencodeClient.request(url, { method: 'GET', path: '/global/health', purpose: 'status' })
+  return !(answer.kind === 'unreachable' && answer.cause === 'refused')
+}
+
+/** Who else has the file open; `holdersKnown` is false where the system cannot tell (then a swap is refused). */
+function holdersOf(file: string): { holders: number[]; holdersKnown: boolean } {
+  const holders = readFileHolders(file)
+  return { holders: holders ?? [], holdersKnown: holders !== null }
 }
 
 /** What a reclaim would work on and whether it can run now. */
@@ -54,7 +59,7 @@ export function reclaimCheck(deps: ReclaimDeps) {
     freeBytes: facts.freePages * facts.pageSize,
     expectedBytes: (facts.pages - facts.freePages) * facts.pageSize,
     diskFreeBytes: disk.bavail * disk.bsize,
-    holders: fileHolders(deps.opencode.path),
+    ...holdersOf(deps.opencode.path),
     backups: listBackups(deps.opencode.path),
     state: deps.runner.state(),
   }
@@ -90,6 +95,7 @@ async function preflight(deps: ReclaimDeps, refuse: Refuse): Promise<ReturnType<
   if (busy) return refuse('maintenance_required', busy)
   if (!opencode.isSameFile()) return refuse('replaced', 'The database file was replaced since Loupe opened it; restart Loupe to open the new one.')
   const check = reclaimCheck(deps)
+  if (!check.holdersKnown) return refuse('maintenance_required', `Loupe cannot tell which processes have the file open on this system (no /proc, no lsof), so it cannot know OpenCode is stopped. ${STOP_OPENCODE}`)
   if (check.holders.length > 0) return refuse('maintenance_required', `${STOP_OPENCODE} (process ${check.holders.join(', ')})`)
   if (await opencodeAnswers(deps)) return refuse('maintenance_required', STOP_OPENCODE)
   const needed = Math.ceil(check.expectedBytes * DISK_MARGIN) + DISK_SLACK_BYTES

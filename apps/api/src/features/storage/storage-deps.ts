@@ -17,7 +17,7 @@ export function reclaimDepsOf(deps: AppDeps): ReclaimDeps {
   let oldIndex: string | null = null
   return {
     opencode: deps.opencode,
-    opencodeUrl: deps.config.opencodeUrl,
+    opencodeClient: deps.opencodeClient,
     clock: deps.clock,
     runner: deps.storage.reclaim,
     busyWith: () => (deps.storage.doctor.job ? 'The storage doctor is still scanning the file; reclaim when it has finished.' : null),

@@ -21,7 +21,7 @@ export function describeStorage(deps: AppDeps) {
       write: layout.readable && !opencode.readonly,
       reasons: opencode.readonly && layout.problems.length === 0 ? ['the file is not writable by Loupe'] : layout.problems,
     },
-    opencodeUrl: config.opencodeUrl,
+    opencodeUrl: deps.opencodeClient.url,
     lan: { host: config.host, addresses: config.lanAddresses, port: config.port },
   }
 }

@@ -48,7 +48,7 @@ function messageHasTechnical(message: MessageModel) {
  */
 export function PrunableTranscript(props: Omit<TranscriptProps, 'session'> & { session: PruneTarget; writable: boolean; onPruned?: () => void }) {
   const pruning = createPruning(useApi(), () => props.session, () => props.onPruned?.())
-  const enabled = () => props.writable && (pruning.plan.data()?.block ?? null) === null
+  const enabled = () => props.writable && (pruning.plan.data()?.block ?? null) === null && pruning.lock() === null
   return (
     <div class="prunable-transcript">
       <Show when={props.writable}>

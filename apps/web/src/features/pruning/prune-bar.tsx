@@ -1,5 +1,6 @@
 import { Match, Show, Switch } from 'solid-js'
 import { formatBytes, formatCount, plural, technicalParts } from '../../lib/format'
+import { LiveLockNotice } from './live-lock'
 import type { Pruning } from './pruning-state'
 
 /**
@@ -9,9 +10,11 @@ import type { Pruning } from './pruning-state'
 export function PruneBar(props: { pruning: Pruning }) {
   const plan = () => props.pruning.plan.data()
   const selectedBytes = () => props.pruning.selected().reduce((sum, p) => sum + p.bytes, 0)
-  const blocked = () => plan()?.block ?? null
+  const blocked = () => (props.pruning.lock() ? null : plan()?.block ?? null)
+  const locked = () => props.pruning.lock() !== null || blocked() !== null
   return (
     <section class="prune-bar" aria-label="Clean up technical parts">
+      <Show when={props.pruning.lock()}>{(lock) => <LiveLockNotice lock={lock()} />}</Show>
       <div class="prune-bar-summary">
         <Switch fallback={<span class="muted">Measuring what this session could shed…</span>}>
           <Match when={props.pruning.plan.error()}>
@@ -44,7 +47,7 @@ export function PruneBar(props: { pruning: Pruning }) {
             <button
               type="button"
               class="button"
-              disabled={!plan() || plan()?.totals.candidates === 0 || blocked() !== null}
+              disabled={!plan() || plan()?.totals.candidates === 0 || locked()}
               onClick={() => void props.pruning.reviewSession()}
             >
               Clean up whole session…
@@ -57,7 +60,7 @@ export function PruneBar(props: { pruning: Pruning }) {
           <button type="button" class="button button-quiet" onClick={() => props.pruning.clearSelection()}>
             Clear
           </button>
-          <button type="button" class="button button-danger" disabled={blocked() !== null} onClick={() => void props.pruning.reviewSelected()}>
+          <button type="button" class="button button-danger" disabled={locked()} onClick={() => void props.pruning.reviewSelected()}>
             Review removal…
           </button>
         </Show>

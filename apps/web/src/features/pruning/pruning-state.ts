@@ -1,5 +1,5 @@
 import { messageContent, selectorOf, type NativeMessage } from '@loupe/domain'
-import { createSignal, onCleanup, onMount, type Accessor } from 'solid-js'
+import { createEffect, createSignal, on, onCleanup, onMount, type Accessor } from 'solid-js'
 import { createQuery } from '../../lib/query'
 import type { Api } from '../../lib/trpc'
 import type { MessageModel, ViewItem } from '../transcript/message-model'
@@ -31,6 +31,8 @@ export function isPrunable(message: MessageModel, item: ViewItem): item is Extra
   return item.kind === 'tool' && (item.tool.status === 'completed' || item.tool.status === 'error')
 }
 
+const LIVE_POLL_MS = 5_000
+
 const keyOf = (messageID: string, ref: string) => `${messageID}\u0000${ref}`
 
 /**
@@ -40,6 +42,14 @@ const keyOf = (messageID: string, ref: string) => `${messageID}\u0000${ref}`
  */
 export function createPruning(api: Api, target: Accessor<PruneTarget>, onCommitted?: () => void) {
   const plan = createQuery(() => target(), (t, signal) => api.pruning.sessionPlan.query(t, { signal }))
+  // OpenCode may start (or finish) running the session while the page is open: ask again now and then.
+  const live = createQuery(() => target(), (t, signal) => api.pruning.liveState.query(t, { signal }))
+  const liveTimer = setInterval(() => live.refetch(), LIVE_POLL_MS)
+  const lock = () => {
+    const state = live.data()
+    if (state && 'state' in state) return state.state === 'locked' ? state.lock : null
+    return plan.data()?.lock ?? null
+  }
   const [selected, setSelected] = createSignal<SelectedPart[]>([])
   const [dialog, setDialog] = createSignal<DialogState>({ phase: 'closed' })
   let win: TranscriptWindow | undefined
@@ -61,9 +71,12 @@ export function createPruning(api: Api, target: Accessor<PruneTarget>, onCommitt
     })
     onCleanup(stop)
   })
+  // Unlocked again: the plan's own block (which named the lock) is stale.
+  createEffect(on(() => lock() !== null, (now, before) => void (before && !now && refetchPlan()), { defer: true }))
   onCleanup(() => {
     controller?.abort()
     clearTimeout(planTimer)
+    clearInterval(liveTimer)
   })
 
   const native = (messageID: string): NativeMessage | undefined => win?.messages().find((m) => m.id === messageID)
@@ -130,6 +143,8 @@ export function createPruning(api: Api, target: Accessor<PruneTarget>, onCommitt
   return {
     target,
     plan,
+    /** Why OpenCode may be running this session now (null: it is not), kept fresh while the page is open. */
+    lock,
     selected,
     dialog,
     isSelected,

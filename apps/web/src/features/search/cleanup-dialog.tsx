@@ -3,6 +3,7 @@ import { For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
 import { describeProblem } from '../../lib/errors'
 import { formatBytes, formatCount, plural, quoteTyped, shortDirectory, technicalParts } from '../../lib/format'
+import { lockHeadline } from '../pruning/live-lock'
 import type { Candidates, Cleanup, CleanupProgress } from './cleanup.data'
 
 const REASONS: Record<string, string> = {
@@ -55,6 +56,27 @@ function Plan(props: { candidates: Candidates; query: string }) {
         <p class="muted small">That is the first part of what matches; Loupe plans and prunes the rest in further rounds until none is left or you stop.</p>
       </Show>
     </>
+  )
+}
+
+/** Sessions OpenCode may be running: the clean-up leaves them out, and says why before anyone confirms. */
+export function LockedSessions(props: { candidates: Pick<Candidates, 'locked'> }) {
+  return (
+    <Show when={props.candidates.locked.length > 0}>
+      <div class="banner banner-warn live-lock" role="status">
+        <strong>{plural(props.candidates.locked.length, 'session')} left out: OpenCode may be running {props.candidates.locked.length === 1 ? 'it' : 'them'}.</strong>
+        <ul>
+          <For each={props.candidates.locked.slice(0, 8)}>
+            {(s) => (
+              <li>
+                <span class="cleanup-session">{s.title || 'Untitled session'}</span> ({plural(s.messages, 'message')}):{' '}
+                <span class="chip chip-warn">{lockHeadline(s.lock)}</span> {s.lock.detail} <span class="live-lock-fix">{s.lock.fix}</span>
+              </li>
+            )}
+          </For>
+        </ul>
+      </div>
+    </Show>
   )
 }
 
@@ -124,6 +146,7 @@ export function CleanupDialog(props: { cleanup: Cleanup; query: string; capped: 
                     <>
                       <h2>Nothing left to clean up</h2>
                       <p>No finished tool call or reasoning that matches {quoteTyped(props.query)} is left to remove. Matches in text and user messages are never removed.</p>
+                      <LockedSessions candidates={s().candidates} />
                       <Skipped candidates={s().candidates} />
                       <div class="dialog-actions">
                         <button type="button" class="button" onClick={() => props.cleanup.close()} autofocus>Close</button>
@@ -133,6 +156,7 @@ export function CleanupDialog(props: { cleanup: Cleanup; query: string; capped: 
                 >
                   <h2>Remove the tool calls and reasoning that match {quoteTyped(props.query)}?</h2>
                   <Plan candidates={s().candidates} query={props.query} />
+                  <LockedSessions candidates={s().candidates} />
                   <Show when={props.capped}>
                     <p class="banner banner-warn small">This covers every match, also the older ones the results list leaves out (it ranks only the newest).</p>
                   </Show>
