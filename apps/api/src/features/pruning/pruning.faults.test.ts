@@ -9,6 +9,8 @@ import { readMessage } from '../../../test/fixtures/pruning/prune-helpers.js'
 import { startRunner, type RunnerProcess } from '../../../test/fixtures/pruning/runner-process.js'
 
 let SESSION = ''
+// Several Loupe processes on one file, no OpenCode: see prune-runner.ts for why the recency rule is off.
+const NO_OPENCODE = { liveWindowMs: Number.NEGATIVE_INFINITY }
 const TECHNICAL = /"type":"(tool|reasoning)"/
 
 type Candidate = { messageID: string; revision: string }
@@ -41,7 +43,7 @@ describe('pruning under faults', () => {
   }
 
   it('two Loupe processes pruning one message at the same moment: exactly one wins', async () => {
-    deps = await createTestDeps(real)
+    deps = await createTestDeps(real, NO_OPENCODE)
     const caller = createCaller({ deps })
     const [a, b] = await Promise.all([runner(deps.opencode.path), runner(deps.opencode.path)])
     const plan = await caller.pruning.sessionPlan({ sessionID: SESSION })
@@ -73,7 +75,7 @@ describe('pruning under faults', () => {
   it('SIGKILL at random points of a 200-message batch: each message is pruned with its receipt or untouched; a retry completes', async () => {
     const file = copyDb(real, dir())
     cloneSession(file, SESSION, 50)
-    deps = await createTestDeps(file)
+    deps = await createTestDeps(file, NO_OPENCODE)
     const shared = deps.opencode.path
     const caller = createCaller({ deps })
     const plan = await caller.pruning.sessionPlan({ sessionID: SESSION })
