@@ -11,6 +11,8 @@ export interface SessionFenceRow {
   timeSuspended: number | null
   timeCompacting: number | null
   revert: string | null
+  /** The same id is also stored in the other generation's tables (an upgraded file keeps both copies). */
+  storedTwice: boolean
 }
 
 export interface PruneWrite {
@@ -52,3 +54,4 @@ export interface PruneStore {
   storedBytes(db: SqliteDb, sessionID: string, messageID: string): number | undefined
   apply(db: SqliteDb, write: PruneWrite): PruneEffects
 }
+
