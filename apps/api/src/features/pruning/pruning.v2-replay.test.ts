@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, tempDir, TEST_NOW, type TestDeps } from '../../../test/harness.js'
+import { diffSnapshots, snapshotDb } from '../../../test/fixtures/pruning/db-snapshot.js'
 import { readMessage, withRaw } from '../../../test/fixtures/pruning/prune-helpers.js'
 import { buildV2Fixture, type V2Shape } from '../../../test/fixtures/v2-fixture.js'
 import { decoderProblems, projectAssistants, type ReplayEvent } from '../../../test/fixtures/v2-projector.js'
@@ -121,5 +122,36 @@ describe.each<V2Shape>(['july', 'current'])('a 2.x prune replays exactly (%s sha
     const { results } = await caller.pruning.pruneBatch({ sessionID: main.id, storage: 'v2', candidates: plan.candidates.map((c) => ({ messageID: c.messageID, revision: c.revision })) })
     expect(results.every((r) => r.result.status === 'pruned')).toBe(true)
     expect(withRaw(deps, (db) => db.prepare(`SELECT count(*) FROM event WHERE aggregate_id = ?`).pluck().get(main.id))).toBe(0)
+  })
+})
+
+describe('a session stored in both generations (an upgraded file)', () => {
+  let deps: TestDeps | undefined
+  afterEach(() => {
+    deps?.cleanup()
+    deps = undefined
+  })
+
+  it.each<V2Shape>(['july', 'current'])('is refused in both copies with the reason, and nothing is written (%s shapes)', async (shape) => {
+    const manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant: 'upgraded', shape, seed: 5 })
+    deps = await createTestDeps(manifest.file)
+    const caller = createCaller({ deps })
+    const twice = manifest.sessions.filter((s) => s.key === 'imported' || s.key === 'diverged')
+    expect(twice.map((s) => s.storage).sort()).toEqual(['v1', 'v1', 'v2', 'v2'])
+    const snapshot = snapshotDb(deps.opencode.path)
+    for (const s of twice) {
+      const plan = await caller.pruning.sessionPlan({ sessionID: s.id, storage: s.storage })
+      expect(plan.block).toMatchObject({ reason: 'unsupported_storage', detail: expect.stringContaining('stored twice') })
+      const message = s.messages.find((m) => (m.storage === 'v2' ? m.message.type === 'assistant' : m.info.role === 'assistant'))!
+      const { revision } = await readMessage(caller, s.id, message.id, s.storage)
+      expect(await caller.pruning.prune({ sessionID: s.id, storage: s.storage, messageID: message.id, revision, indexes: [0] })).toMatchObject({ status: 'blocked', reason: 'unsupported_storage' })
+    }
+    expect(diffSnapshots(snapshot, snapshotDb(deps.opencode.path))).toEqual({ changed: [], added: [], removed: [] })
+
+    // A session in one generation only is not fenced: the native 2.x one and the 1.x-only one.
+    for (const key of ['main', 'v1-only'] as const) {
+      const s = manifest.sessions.find((x) => x.key === key)!
+      expect((await caller.pruning.sessionPlan({ sessionID: s.id, storage: s.storage })).block).toBeNull()
+    }
   })
 })
