@@ -44,6 +44,7 @@ export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, s
     schema: shared.schema,
     tables: ['session', 'message', 'part', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table: 'session', suspended: false, events, twin }, sessionID),
+    copiesElsewhere: () => [],
     storedBytes(db, sessionID, messageID) {
       const row = db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM message WHERE id = ? AND session_id = ?`, [messageID, sessionID])
       if (!row) return undefined

@@ -20,12 +20,14 @@ export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, m
   // 1.18's experimental rows have no replay-only content event; a real 2.x log does (content-events-v2.ts).
   const replayable = !g.experimental && (layout.columns.event?.includes('created') ?? false)
   // An upgraded file keeps the 1.x copy of imported sessions under the same id.
+  const forks = table === 'session_v2' && (layout.columns.session_v2?.includes('fork_session_id') ?? false)
   const twin = table === 'session_v2' && layout.tables.includes('session') ? 'session' : null
   return {
     media,
     schema: shared.schema,
     tables: [table, 'session_message', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table, suspended, events, twin }, sessionID),
+    copiesElsewhere: (db, sessionID, messageID) => (forks ? forkCopies(db, sessionID, messageID) : []),
     storedBytes(db, sessionID, messageID) {
       return db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM session_message WHERE id = ? AND session_id = ?`, [messageID, sessionID])?.bytes
     },
@@ -74,3 +76,21 @@ function rewriteContent(db: SqliteDb, { sessionID, messageID, plan, storedText, 
   return effects
 }
 
+
+/**
+ * Forks that still hold this message as it is stored: upstream's `projectFork` copies the parent's
+ * rows verbatim, same `seq` and `data` (zjdCander/opencode@1066927b packages/core/src/session/projector.ts),
+ * so a prune of the parent leaves the copy. Forks of forks are followed.
+ */
+function forkCopies(db: SqliteDb, sessionID: string, messageID: string): { sessionID: string; title: string | null }[] {
+  return db.allSql<{ sessionID: string; title: string | null }>(
+    `WITH RECURSIVE forks(id) AS (
+       SELECT id FROM session_v2 WHERE fork_session_id = ?
+       UNION SELECT s.id FROM session_v2 s JOIN forks f ON s.fork_session_id = f.id
+     ), target AS (SELECT seq, data FROM session_message WHERE id = ? AND session_id = ?)
+     SELECT s.id AS sessionID, s.title AS title FROM forks f JOIN session_v2 s ON s.id = f.id
+       JOIN session_message m ON m.session_id = s.id JOIN target t ON m.seq = t.seq AND m.data = t.data
+      ORDER BY s.time_created, s.id`,
+    [sessionID, messageID, sessionID],
+  )
+}

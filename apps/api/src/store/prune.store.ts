@@ -50,6 +50,8 @@ export interface PruneStore {
   /** The file's schema version last checked in full inside a write transaction (shared by the file's generations). */
   readonly schema: { checkedVersion: number | null }
   sessionFence(db: SqliteDb, sessionID: string): SessionFenceRow | undefined
+  /** Other sessions holding a verbatim copy of this message's stored row (2.x forks copy the parent's rows). */
+  copiesElsewhere(db: SqliteDb, sessionID: string, messageID: string): { sessionID: string; title: string | null }[]
   /** Stored bytes of the message (row plus parts), or undefined when it is not in this session. */
   storedBytes(db: SqliteDb, sessionID: string, messageID: string): number | undefined
   apply(db: SqliteDb, write: PruneWrite): PruneEffects

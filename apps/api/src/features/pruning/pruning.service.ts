@@ -14,7 +14,7 @@ export { planMessages, sessionPlan, type MessagePlan, type SessionPlan } from '.
 export type { Blocked } from './prune-context.js'
 
 export type PreviewResult =
-  | { status: 'preview'; revision: string; liveMutation: boolean; opencode: ServerState; parts: PrunablePart[] }
+  | { status: 'preview'; revision: string; liveMutation: boolean; opencode: ServerState; parts: PrunablePart[]; copies: { sessionID: string; title: string | null }[] }
   | Blocked
 export type PruneResult = PruneReceipt | Blocked
 
@@ -22,7 +22,7 @@ const SERVER_BUSY: PruneBlock = { reason: 'maintenance_required', detail: 'OpenC
 
 /**
  * What a prune of this message would remove: its technical parts with bytes and estimated tokens,
- * and the revision a prune must quote. Read-only. `liveMutation` says the write goes to the live
+ * the revision a prune must quote, and the other sessions (forks) that keep a copy of it. Read-only. `liveMutation` says the write goes to the live
  * file OpenCode uses (always, in Loupe); `opencode` is what a configured OpenCode server reported.
  */
 export async function previewMessage(deps: PruningDeps, input: PreviewInput): Promise<PreviewResult> {
@@ -44,7 +44,9 @@ export async function previewMessage(deps: PruningDeps, input: PreviewInput): Pr
     if (media) return blocked(media)
     const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
     if (!preview.ok) return blocked(preview.error)
-    return { status: 'preview', revision: preview.value.revision, liveMutation: true, opencode, parts: preview.value.parts }
+    // A prune here leaves these copies (forks); the preview names them rather than editing them unasked.
+    const copies = ctx.store.prune.copiesElsewhere(db, ctx.session.id, input.messageID)
+    return { status: 'preview', revision: preview.value.revision, liveMutation: true, opencode, parts: preview.value.parts, copies }
   })
 }
 
