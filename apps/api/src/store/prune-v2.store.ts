@@ -27,6 +27,7 @@ export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, m
     schema: shared.schema,
     tables: [table, 'session_message', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table, suspended, events, twin }, sessionID),
+    storageOnlyMessages: (db, sessionID) => beforeLatestCompaction(db, sessionID),
     copiesElsewhere: (db, sessionID, messageID) => (forks ? forkCopies(db, sessionID, messageID) : []),
     storedBytes(db, sessionID, messageID) {
       return db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM session_message WHERE id = ? AND session_id = ?`, [messageID, sessionID])?.bytes
@@ -93,4 +94,17 @@ function forkCopies(db: SqliteDb, sessionID: string, messageID: string): { sessi
       ORDER BY s.time_created, s.id`,
     [sessionID, messageID, sessionID],
   )
+}
+
+/**
+ * The model's history starts at the latest completed compaction row (upstream
+ * packages/core/src/session/history.ts; opencode-2x-current.md): rows before it are storage only.
+ */
+function beforeLatestCompaction(db: SqliteDb, sessionID: string): Set<string> {
+  const rows = db.allSql<{ id: string }>(
+    `SELECT id FROM session_message WHERE session_id = ? AND seq < (
+       SELECT max(seq) FROM session_message WHERE session_id = ? AND type = 'compaction' AND json_extract(data, '$.status') = 'completed')`,
+    [sessionID, sessionID],
+  )
+  return new Set(rows.map((r) => r.id))
 }

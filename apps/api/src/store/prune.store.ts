@@ -50,6 +50,11 @@ export interface PruneStore {
   /** The file's schema version last checked in full inside a write transaction (shared by the file's generations). */
   readonly schema: { checkedVersion: number | null }
   sessionFence(db: SqliteDb, sessionID: string): SessionFenceRow | undefined
+  /**
+   * Messages the model no longer reads: those before the latest completed compaction, where 2.x
+   * history starts. Pruning them frees storage but no context. Empty where Loupe does not know.
+   */
+  storageOnlyMessages(db: SqliteDb, sessionID: string): Set<string>
   /** Other sessions holding a verbatim copy of this message's stored row (2.x forks copy the parent's rows). */
   copiesElsewhere(db: SqliteDb, sessionID: string, messageID: string): { sessionID: string; title: string | null }[]
   /** Stored bytes of the message (row plus parts), or undefined when it is not in this session. */

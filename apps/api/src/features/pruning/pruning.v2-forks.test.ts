@@ -1,8 +1,11 @@
+import type { NativeMessage } from '@loupe/domain'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, tempDir, type TestDeps } from '../../../test/harness.js'
 import { readMessage, withRaw } from '../../../test/fixtures/pruning/prune-helpers.js'
 import { buildV2Fixture } from '../../../test/fixtures/v2-fixture.js'
+
+const seqOf = (m: NativeMessage): number => (m.storage === 'v2' ? m.seq : -1)
 
 describe('2.x forks (current upstream shapes): copies of the parent rows', () => {
   let deps: TestDeps | undefined
@@ -18,8 +21,8 @@ describe('2.x forks (current upstream shapes): copies of the parent rows', () =>
     deps = await createTestDeps(manifest.file)
     const caller = createCaller({ deps })
     const plan = await caller.pruning.sessionPlan({ sessionID: main.id, storage: 'v2' })
-    const copiedSeqs = new Set(fork.messages.map((m) => m.seq))
-    const inFork = plan.candidates.filter((c) => copiedSeqs.has(main.messages.find((m) => m.id === c.messageID)!.seq))
+    const copiedSeqs = new Set(fork.messages.map(seqOf))
+    const inFork = plan.candidates.filter((c) => copiedSeqs.has(seqOf(main.messages.find((m) => m.id === c.messageID)!)))
     const afterBoundary = plan.candidates.filter((c) => !inFork.includes(c))
     expect(inFork.length).toBeGreaterThan(0)
     expect(afterBoundary.length).toBeGreaterThan(0)
@@ -29,7 +32,7 @@ describe('2.x forks (current upstream shapes): copies of the parent rows', () =>
     expect(preview).toMatchObject({ status: 'preview', copies: [{ sessionID: fork.id, title: fork.title }] })
     expect(await caller.pruning.preview({ sessionID: main.id, storage: 'v2', messageID: afterBoundary[0]!.messageID })).toMatchObject({ status: 'preview', copies: [] })
     // The fork itself has no fork: its own preview lists none.
-    const forkCopy = fork.messages.find((m) => m.seq === main.messages.find((x) => x.id === copied.messageID)!.seq)!
+    const forkCopy = fork.messages.find((m) => seqOf(m) === seqOf(main.messages.find((x) => x.id === copied.messageID)!))!
     expect(await caller.pruning.preview({ sessionID: fork.id, storage: 'v2', messageID: forkCopy.id })).toMatchObject({ status: 'preview', copies: [] })
 
     const before = await readMessage(caller, fork.id, forkCopy.id, 'v2')

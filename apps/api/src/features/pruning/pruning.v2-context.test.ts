@@ -1,0 +1,37 @@
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCaller, createTestDeps, tempDir, type TestDeps } from '../../../test/harness.js'
+import { buildV2Fixture, type V2Shape } from '../../../test/fixtures/v2-fixture.js'
+
+describe.each<V2Shape>(['july', 'current'])('context versus storage-only tokens after a 2.x compaction (%s shapes)', (shape) => {
+  let deps: TestDeps | undefined
+  afterEach(() => {
+    deps?.cleanup()
+    deps = undefined
+  })
+
+  it('counts candidates before the latest completed compaction as storage only, the rest as context', async () => {
+    const manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant: 'fresh', shape })
+    const main = manifest.sessions.find((s) => s.key === 'main')!
+    const seqOf = (id: string) => main.messages.find((m) => m.id === id && m.storage === 'v2') as { seq: number } | undefined
+    const compaction = main.messages.find((m) => m.storage === 'v2' && m.message.type === 'compaction') as { seq: number } | undefined
+    if (!compaction) throw new Error('main has no compaction row')
+    deps = await createTestDeps(manifest.file)
+    const caller = createCaller({ deps })
+    const plan = await caller.pruning.sessionPlan({ sessionID: main.id, storage: 'v2' })
+    const before = plan.candidates.filter((c) => seqOf(c.messageID)!.seq < compaction.seq)
+    const after = plan.candidates.filter((c) => seqOf(c.messageID)!.seq > compaction.seq)
+    expect(before.length).toBeGreaterThan(0)
+    expect(after.length).toBeGreaterThan(0)
+    expect(before.every((c) => c.storageOnly)).toBe(true)
+    expect(after.every((c) => !c.storageOnly)).toBe(true)
+    const sum = (cs: typeof plan.candidates) => cs.reduce((n, c) => n + c.tokens, 0)
+    expect(plan.totals).toMatchObject({ storageOnlyTokens: sum(before), contextTokens: sum(after), tokens: sum(before) + sum(after) })
+
+    // Without a completed compaction every candidate is context.
+    const child = manifest.sessions.find((s) => s.key === 'child')!
+    const childPlan = await caller.pruning.sessionPlan({ sessionID: child.id, storage: 'v2' })
+    expect(childPlan.totals.storageOnlyTokens).toBe(0)
+    expect(childPlan.totals.contextTokens).toBe(childPlan.totals.tokens)
+  })
+})
