@@ -97,13 +97,16 @@ function forkCopies(db: SqliteDb, sessionID: string, messageID: string): { sessi
 }
 
 /**
- * The model's history starts at the latest completed compaction row (upstream
- * packages/core/src/session/history.ts; opencode-2x-current.md): rows before it are storage only.
+ * The model's history starts at the latest completed compaction row that bounds it (seq >= that
+ * row's seq are read; zjdCander/opencode@1066927b packages/core/src/session/history.ts
+ * `latestCompaction` / `messageEntries`). A local summary (no `providerContext`) bounds every
+ * reader; a native window only some models, so only local summaries make earlier rows storage only.
  */
 function beforeLatestCompaction(db: SqliteDb, sessionID: string): Set<string> {
   const rows = db.allSql<{ id: string }>(
     `SELECT id FROM session_message WHERE session_id = ? AND seq < (
-       SELECT max(seq) FROM session_message WHERE session_id = ? AND type = 'compaction' AND json_extract(data, '$.status') = 'completed')`,
+       SELECT max(seq) FROM session_message WHERE session_id = ? AND type = 'compaction'
+          AND json_extract(data, '$.status') = 'completed' AND json_extract(data, '$.providerContext') IS NULL)`,
     [sessionID, sessionID],
   )
   return new Set(rows.map((r) => r.id))

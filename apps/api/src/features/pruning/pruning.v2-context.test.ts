@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, tempDir, type TestDeps } from '../../../test/harness.js'
@@ -33,5 +34,17 @@ describe.each<V2Shape>(['july', 'current'])('context versus storage-only tokens 
     const childPlan = await caller.pruning.sessionPlan({ sessionID: child.id, storage: 'v2' })
     expect(childPlan.totals.storageOnlyTokens).toBe(0)
     expect(childPlan.totals.contextTokens).toBe(childPlan.totals.tokens)
+  })
+
+  it('does not treat a native compaction window as a boundary (only some models replay it)', async () => {
+    const manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant: 'fresh', shape })
+    const main = manifest.sessions.find((s) => s.key === 'main')!
+    const db = new Database(manifest.file)
+    db.prepare(`UPDATE session_message SET data = json_set(data, '$.providerContext', json('{"provenance":{"providerID":"openai"}}')) WHERE session_id = ? AND type = 'compaction'`).run(main.id)
+    db.close()
+    deps = await createTestDeps(manifest.file)
+    const plan = await createCaller({ deps }).pruning.sessionPlan({ sessionID: main.id, storage: 'v2' })
+    expect(plan.totals.storageOnlyTokens).toBe(0)
+    expect(plan.candidates.every((c) => !c.storageOnly)).toBe(true)
   })
 })
