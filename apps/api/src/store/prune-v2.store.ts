@@ -28,6 +28,7 @@ export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, m
     tables: [table, 'session_message', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table, suspended, events, twin }, sessionID),
     storageOnlyMessages: (db, sessionID) => beforeLatestCompaction(db, sessionID),
+    compactionCopies: (db, sessionID, messageID) => quotedByCompactions(db, sessionID, messageID),
     copiesElsewhere: (db, sessionID, messageID) => (forks ? forkCopies(db, sessionID, messageID) : []),
     storedBytes(db, sessionID, messageID) {
       return db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM session_message WHERE id = ? AND session_id = ?`, [messageID, sessionID])?.bytes
@@ -110,4 +111,30 @@ function beforeLatestCompaction(db: SqliteDb, sessionID: string): Set<string> {
     [sessionID, sessionID],
   )
   return new Set(rows.map((r) => r.id))
+}
+
+/** Long enough not to match by chance; a compaction keeps at least this much of each output. */
+const QUOTE_CHARS = 200
+const MIN_QUOTE = 24
+
+/**
+ * Compaction rows keep `recent`, the retained tail as text with tool outputs cut to 1,250
+ * characters (zjdCander/opencode@1066927b packages/core/src/session/compaction.ts
+ * `TOOL_OUTPUT_MAX_CHARS`), so a pruned output can stay quoted there. Counts the rows whose
+ * `recent` or `summary` contains the start of a tool text output or a reasoning text.
+ */
+function quotedByCompactions(db: SqliteDb, sessionID: string, messageID: string): number {
+  const quotes = db.allSql<{ text: string }>(
+    `SELECT substr(coalesce(json_extract(c.value, '$.text'), o.value ->> '$.text'), 1, ${QUOTE_CHARS}) AS text
+       FROM session_message m, json_each(m.data, '$.content') c
+       LEFT JOIN json_each(CASE WHEN c.value ->> '$.type' = 'tool' THEN c.value -> '$.state.content' ELSE '[]' END) o
+      WHERE m.id = ? AND m.session_id = ? AND c.value ->> '$.type' IN ('tool', 'reasoning')`,
+    [messageID, sessionID],
+  ).map((q) => q.text).filter((t) => typeof t === 'string' && t.length >= MIN_QUOTE)
+  if (quotes.length === 0) return 0
+  return db.getSql<{ n: number }>(
+    `SELECT count(*) AS n FROM session_message WHERE session_id = ? AND type = 'compaction' AND EXISTS (
+       SELECT 1 FROM json_each(?) q WHERE instr(coalesce(json_extract(data, '$.recent'), '') || char(10) || coalesce(json_extract(data, '$.summary'), ''), q.value) > 0)`,
+    [sessionID, JSON.stringify(quotes)],
+  )?.n ?? 0
 }

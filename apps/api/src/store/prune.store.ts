@@ -55,6 +55,8 @@ export interface PruneStore {
    * history starts. Pruning them frees storage but no context. Empty where Loupe does not know.
    */
   storageOnlyMessages(db: SqliteDb, sessionID: string): Set<string>
+  /** Compaction rows of the session whose text still quotes this message's tool output or reasoning. */
+  compactionCopies(db: SqliteDb, sessionID: string, messageID: string): number
   /** Other sessions holding a verbatim copy of this message's stored row (2.x forks copy the parent's rows). */
   copiesElsewhere(db: SqliteDb, sessionID: string, messageID: string): { sessionID: string; title: string | null }[]
   /** Stored bytes of the message (row plus parts), or undefined when it is not in this session. */

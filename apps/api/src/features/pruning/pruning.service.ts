@@ -14,7 +14,7 @@ export { planMessages, sessionPlan, type MessagePlan, type SessionPlan } from '.
 export type { Blocked } from './prune-context.js'
 
 export type PreviewResult =
-  | { status: 'preview'; revision: string; liveMutation: boolean; opencode: ServerState; parts: PrunablePart[]; copies: { sessionID: string; title: string | null }[] }
+  | { status: 'preview'; revision: string; liveMutation: boolean; opencode: ServerState; parts: PrunablePart[]; copies: { sessionID: string; title: string | null }[]; compactionCopies: number }
   | Blocked
 export type PruneResult = PruneReceipt | Blocked
 
@@ -46,7 +46,9 @@ export async function previewMessage(deps: PruningDeps, input: PreviewInput): Pr
     if (!preview.ok) return blocked(preview.error)
     // A prune here leaves these copies (forks); the preview names them rather than editing them unasked.
     const copies = ctx.store.prune.copiesElsewhere(db, ctx.session.id, input.messageID)
-    return { status: 'preview', revision: preview.value.revision, liveMutation: true, opencode, parts: preview.value.parts, copies }
+    // Compaction rows quoting this output keep it in the file; Loupe does not rewrite summaries.
+    const compactionCopies = ctx.store.prune.compactionCopies(db, ctx.session.id, input.messageID)
+    return { status: 'preview', revision: preview.value.revision, liveMutation: true, opencode, parts: preview.value.parts, copies, compactionCopies }
   })
 }
 

@@ -47,4 +47,20 @@ describe.each<V2Shape>(['july', 'current'])('context versus storage-only tokens 
     expect(plan.totals.storageOnlyTokens).toBe(0)
     expect(plan.candidates.every((c) => !c.storageOnly)).toBe(true)
   })
+
+  it('the preview counts compaction rows that still quote a tool output of the message', async () => {
+    const manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant: 'fresh', shape })
+    const main = manifest.sessions.find((s) => s.key === 'main')!
+    const db = new Database(manifest.file)
+    const output = 'src/preview.tsx:14:  aspectRatio: undefined,'
+    db.prepare(`UPDATE session_message SET data = json_set(data, '$.recent', json_extract(data, '$.recent') || ?) WHERE session_id = ? AND type = 'compaction'`)
+      .run(`\n\n[Tool shell]: ${output}`, main.id)
+    db.close()
+    deps = await createTestDeps(manifest.file)
+    const caller = createCaller({ deps })
+    const quoting = main.messages.find((m) => m.storage === 'v2' && JSON.stringify(m.message.content ?? []).includes(output))!
+    const other = main.messages.find((m) => m.storage === 'v2' && m.message.type === 'assistant' && m.id !== quoting.id && JSON.stringify(m.message.content).includes('"tool"'))!
+    expect(await caller.pruning.preview({ sessionID: main.id, storage: 'v2', messageID: quoting.id })).toMatchObject({ status: 'preview', compactionCopies: 1 })
+    expect(await caller.pruning.preview({ sessionID: main.id, storage: 'v2', messageID: other.id })).toMatchObject({ status: 'preview', compactionCopies: 0 })
+  })
 })
