@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { StorageGeneration } from '@loupe/domain'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildV2Fixture, type V2FixtureManifest, type V2Variant } from '../../test/fixtures/v2-fixture.js'
+import { buildV2Fixture, type V2FixtureManifest, type V2Shape, type V2Variant } from '../../test/fixtures/v2-fixture.js'
 import type { AppDeps } from '../deps.js'
 import { listSessions } from '../features/sessions/sessions.service.js'
 import { openOpenCode, type OpenCodeHandle } from './open-opencode.js'
@@ -24,14 +24,16 @@ function readTranscript(handle: OpenCodeHandle, store: OpenCodeStore, sessionID:
   return store.loadMessages(handle.db, sessionID, ids)
 }
 
-describe.each<V2Variant>(['fresh', 'upgraded'])('createOpenCodeV2Store on a %s 2.x database', (variant) => {
+const CASES = (['fresh', 'upgraded'] as const).flatMap((variant) => (['july', 'current'] as const).map((shape) => ({ variant: variant as V2Variant, shape: shape as V2Shape })))
+
+describe.each(CASES)('createOpenCodeV2Store on a $variant 2.x database ($shape shapes)', ({ variant, shape }) => {
   let dir: string
   let manifest: V2FixtureManifest
   let handle: OpenCodeHandle
 
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), `loupe-v2-${variant}-`))
-    manifest = buildV2Fixture(path.join(dir, 'opencode.db'), { variant })
+    manifest = buildV2Fixture(path.join(dir, 'opencode.db'), { variant, shape })
     handle = openOpenCode(manifest.file)
   })
   afterAll(() => {

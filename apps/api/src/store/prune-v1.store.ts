@@ -36,11 +36,18 @@ export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, s
   const events = layout.eventLog
   // An upgraded 2.x file adds `event.created` (ms), which OpenCode fills on every append.
   const created = layout.columns.event?.includes('created') ?? false
+  // An upgraded 2.x file keeps this copy beside `session_v2`, sharing the log 2.x replays: a
+  // `message.part.removed.1` there is an unknown durable event to 2.x, so such sessions are fenced.
+  const twin = layout.tables.includes('session_v2') ? 'session_v2' : null
   return {
     media,
     schema: shared.schema,
     tables: ['session', 'message', 'part', ...(events ? ['event', 'event_sequence'] : [])],
-    sessionFence: (db, sessionID) => readSessionFence(db, { table: 'session', suspended: false, events }, sessionID),
+    sessionFence: (db, sessionID) => readSessionFence(db, { table: 'session', suspended: false, events, twin }, sessionID),
+    copiesElsewhere: () => [],
+    compactionCopies: () => 0,
+    // 1.x compaction boundaries (summary messages) are not mapped yet: every message counts as context.
+    storageOnlyMessages: () => new Set(),
     storedBytes(db, sessionID, messageID) {
       const row = db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM message WHERE id = ? AND session_id = ?`, [messageID, sessionID])
       if (!row) return undefined

@@ -11,6 +11,8 @@ export interface SessionFenceRow {
   timeSuspended: number | null
   timeCompacting: number | null
   revert: string | null
+  /** The same id is also stored in the other generation's tables (an upgraded file keeps both copies). */
+  storedTwice: boolean
 }
 
 export interface PruneWrite {
@@ -48,7 +50,17 @@ export interface PruneStore {
   /** The file's schema version last checked in full inside a write transaction (shared by the file's generations). */
   readonly schema: { checkedVersion: number | null }
   sessionFence(db: SqliteDb, sessionID: string): SessionFenceRow | undefined
+  /**
+   * Messages the model no longer reads: those before the latest completed compaction, where 2.x
+   * history starts. Pruning them frees storage but no context. Empty where Loupe does not know.
+   */
+  storageOnlyMessages(db: SqliteDb, sessionID: string): Set<string>
+  /** Compaction rows of the session whose text still quotes this message's tool output or reasoning. */
+  compactionCopies(db: SqliteDb, sessionID: string, messageID: string): number
+  /** Other sessions holding a verbatim copy of this message's stored row (2.x forks copy the parent's rows). */
+  copiesElsewhere(db: SqliteDb, sessionID: string, messageID: string): { sessionID: string; title: string | null }[]
   /** Stored bytes of the message (row plus parts), or undefined when it is not in this session. */
   storedBytes(db: SqliteDb, sessionID: string, messageID: string): number | undefined
   apply(db: SqliteDb, write: PruneWrite): PruneEffects
 }
+

@@ -55,17 +55,17 @@ const CASES: ContractCase[] = [
       return { file: fixture.db, sessions }
     },
   },
-  ...(['fresh', 'upgraded'] as const).map((variant): ContractCase => ({
-    name: `2.x, built from the published schema (${variant} file)`,
+  ...(['fresh', 'upgraded'] as const).flatMap((variant) => (['july', 'current'] as const).map((shape): ContractCase => ({
+    name: `2.x, built from the published schema (${variant} file, ${shape} shapes)`,
     storage: 'v2',
     async open() {
-      const manifest = buildV2Fixture(path.join(tempDir('loupe-contract-'), 'opencode.db'), { variant })
+      const manifest = buildV2Fixture(path.join(tempDir('loupe-contract-'), 'opencode.db'), { variant, shape })
       const sessions = manifest.sessions
         .filter((s) => s.storage === 'v2' && s.timeArchived === null)
         .map((s) => ({ id: s.id, messages: s.messages.map((m) => ({ id: m.id as string, view: viewOf(m) })) }))
       return { file: manifest.file, sessions }
     },
-  })),
+  }))),
 ]
 
 const IMAGE = /^image\/(png|jpeg|gif|webp|avif)$/

@@ -29,13 +29,15 @@ function imagesOf(message: NativeMessage): { source: string; uri: string }[] {
 }
 
 /** The gen engineer's 2.x fixtures (fresh and upgraded files): every image listed once and served. */
-describe.each(['fresh', 'upgraded'] as const)('the gallery over the 2.x fixture (%s)', (variant) => {
+const CASES = (['fresh', 'upgraded'] as const).flatMap((variant) => (['july', 'current'] as const).map((shape) => ({ variant, shape })))
+
+describe.each(CASES)('the gallery over the 2.x fixture ($variant, $shape shapes)', ({ variant, shape }) => {
   let manifest: V2FixtureManifest
   let deps: TestDeps
   let server: TestServer
 
   beforeAll(async () => {
-    manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant })
+    manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant, shape })
     deps = await createTestDeps(manifest.file)
     server = await startTestServer(deps)
   })

@@ -35,6 +35,7 @@ const sources: Array<[string, (dir: string) => Promise<string>]> = [
   ['the real OpenCode 1.18.33 fixture (with experimental 2.x rows)', async () => (await realFixture()).db],
   ['a fresh 2.x database', async (dir) => buildV2Fixture(path.join(dir, 'v2.db'), { variant: 'fresh' }).file],
   ['an upgraded 2.x database (both copies of imported sessions)', async (dir) => buildV2Fixture(path.join(dir, 'v2.db'), { variant: 'upgraded', seed: 3 }).file],
+  ['a fresh 2.x database with current upstream shapes', async (dir) => buildV2Fixture(path.join(dir, 'v2.db'), { variant: 'fresh', shape: 'current' }).file],
   ['the demo generator', async (dir) => {
     const file = path.join(dir, 'demo.db')
     generateDemoDb(file, { now: TEST_NOW, sessions: 6, seed: 5 })

@@ -38,7 +38,8 @@ export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore): P
 /**
  * The storage fences of one session (opencode-storage.md §10.2): a running, compacting or reverted
  * session is `maintenance_required` (try again later); a log owned remotely or a session bound to a
- * workspace is `unsupported_storage` (a local edit would diverge from its replica).
+ * workspace is `unsupported_storage` (a local edit would diverge from its replica), and so is a session
+ * stored in both generations (one copy pruned would leave the content in the other).
  */
 export function fenceSession(row: SessionFenceRow | undefined): PruneBlock | undefined {
   if (!row) return { reason: 'not_deletable', detail: 'This session is not in the database any more.' }
@@ -47,6 +48,9 @@ export function fenceSession(row: SessionFenceRow | undefined): PruneBlock | und
   if (row.revert !== null) return { reason: 'maintenance_required', detail: 'This session has a staged undo (revert); finish or clear it in OpenCode first.' }
   if (row.ownerID !== null) return { reason: 'unsupported_storage', detail: 'This session is replicated from another workspace; prune it where it lives.' }
   if (row.workspaceID !== null) return { reason: 'unsupported_storage', detail: 'This session belongs to a synced workspace; Loupe does not edit those.' }
+  if (row.storedTwice) {
+    return { reason: 'unsupported_storage', detail: 'This session is stored twice in this file (an OpenCode upgrade kept the old copy); Loupe edits neither, so the two copies and their shared history cannot disagree.' }
+  }
   return undefined
 }
 

@@ -19,6 +19,8 @@ export type MessagePlan =
       reasoningCount: number
       bytes: number
       tokens: number
+      /** Before the latest completed compaction: the model no longer reads it, so its tokens free storage, not context. */
+      storageOnly: boolean
       /** When the message finished (epoch ms), and its tools' distinct names: what a person recognizes. */
       completedAt: number | null
       tools: string[]
@@ -32,7 +34,7 @@ const PAGE = 100
 const NOTHING = 'No tool calls or reasoning to remove.'
 
 /** `only`: plan just the technical parts with these keys (a search's matches), not all of them. */
-function planOne(store: OpenCodeStore, native: NativeMessage, only?: ReadonlySet<string>): MessagePlan {
+function planOne(store: OpenCodeStore, native: NativeMessage, storageOnly: boolean, only?: ReadonlySet<string>): MessagePlan {
   const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
   if (!preview.ok) return { messageID: native.id, status: 'blocked', reason: preview.error.reason, detail: preview.error.detail }
   const parts = only ? preview.value.parts.filter((p) => only.has(store.partKeyAt(native, p.index))) : preview.value.parts
@@ -47,6 +49,7 @@ function planOne(store: OpenCodeStore, native: NativeMessage, only?: ReadonlySet
     reasoningCount: sum.reasoning,
     bytes: sum.bytes,
     tokens: sum.tokens,
+    storageOnly,
     completedAt: messageCompletedAt(native) ?? null,
     tools,
     ...(only ? { indexes: parts.map((p) => p.index) } : {}),
@@ -59,9 +62,10 @@ function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly Message
   const loadable = slots.filter((s) => s.bytes <= LIMITS.messageStoredBytes).map((s) => s.key.id)
   const natives = ctx.store.loadMessages(db, ctx.session.id, loadable, { canonical: true })
   const byId = new Map(natives.map((m) => [m.id as string, m]))
+  const storageOnly = ctx.store.prune.storageOnlyMessages(db, ctx.session.id)
   for (const slot of slots) {
     const native = byId.get(slot.key.id)
-    if (native) plans.push(planOne(ctx.store, native, only?.get(slot.key.id)))
+    if (native) plans.push(planOne(ctx.store, native, storageOnly.has(slot.key.id), only?.get(slot.key.id)))
     else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: overEditLimit(slot.bytes) })
   }
   return { plans, natives }
@@ -102,7 +106,8 @@ export interface SessionPlan {
   live: LiveVerdict
   candidates: Extract<MessagePlan, { status: 'candidate' }>[]
   blocked: Extract<MessagePlan, { status: 'blocked' }>[]
-  totals: { messages: number; assistantMessages: number; candidates: number; tools: number; reasoning: number; bytes: number; tokens: number }
+  /** `tokens` = `contextTokens` (the model still reads them) + `storageOnlyTokens` (before the latest completed compaction). */
+  totals: { messages: number; assistantMessages: number; candidates: number; tools: number; reasoning: number; bytes: number; tokens: number; contextTokens: number; storageOnlyTokens: number }
 }
 
 /**
@@ -126,7 +131,7 @@ export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): P
       live,
       candidates: [],
       blocked: [],
-      totals: { messages: 0, assistantMessages: 0, candidates: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 },
+      totals: { messages: 0, assistantMessages: 0, candidates: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0, contextTokens: 0, storageOnlyTokens: 0 },
     }
     let slots = ctx.store.messageSlots(db, ctx.session.id, { kind: 'earliest' }, PAGE)
     while (slots.length > 0) {
@@ -147,6 +152,8 @@ export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): P
         plan.totals.reasoning += p.reasoningCount
         plan.totals.bytes += p.bytes
         plan.totals.tokens += p.tokens
+        if (p.storageOnly) plan.totals.storageOnlyTokens += p.tokens
+        else plan.totals.contextTokens += p.tokens
       }
       const last = slots.at(-1)
       slots = last ? ctx.store.messageSlots(db, ctx.session.id, { kind: 'after', key: last.key }, PAGE) : []

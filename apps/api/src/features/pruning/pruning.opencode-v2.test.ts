@@ -121,7 +121,7 @@ describe('a prune of 2.x session_message rows as the real OpenCode (experimental
       expect(placeholders.map((p) => p.id).sort()).toEqual([...removedIds].sort())
       for (const p of placeholders as Array<Item & { state?: { input: unknown; content: unknown; structured: unknown } }>) {
         if (p.type === 'reasoning') expect(p.text).toBe('')
-        else expect(p.state).toMatchObject({ input: {}, content: [], structured: {} })
+        else expect(p.state).toMatchObject({ input: {}, content: [{ type: 'text', text: '' }], structured: {} })
       }
       const withoutPlaceholders = replayed.map((m) => (m.content ? { ...m, content: m.content.filter((c) => !(c.id && removedIds.includes(c.id))) } : m))
       expect(withoutPlaceholders).toEqual(finalView)

@@ -16,7 +16,7 @@ export type { Blocked } from './prune-context.js'
 /** A refusal because OpenCode may be running the session: why, and what to do, typed for the UI. */
 export type LiveBlocked = Blocked & { lock: LiveLock }
 export type PreviewResult =
-  | { status: 'preview'; revision: string; liveMutation: boolean; live: LiveVerdict; parts: PrunablePart[] }
+  | { status: 'preview'; revision: string; liveMutation: boolean; live: LiveVerdict; parts: PrunablePart[]; copies: { sessionID: string; title: string | null }[]; compactionCopies: number }
   | Blocked
   | LiveBlocked
 export type PruneResult = PruneReceipt | Blocked | LiveBlocked
@@ -25,8 +25,9 @@ export const liveBlocked = (lock: LiveLock): LiveBlocked => ({ status: 'blocked'
 
 /**
  * What a prune of this message would remove: its technical parts with bytes and estimated tokens,
- * and the revision a prune must quote. Read-only. `liveMutation` says the write goes to the live
- * file OpenCode uses (always, in Loupe); `live` is what the live guard found (checkLive).
+ * the revision a prune must quote, and the other sessions (forks) that keep a copy of it. Read-only.
+ * `liveMutation` says the write goes to the live file OpenCode uses (always, in Loupe); `live` is
+ * what the live guard found (checkLive).
  */
 export async function previewMessage(deps: PruningDeps, input: PreviewInput): Promise<PreviewResult> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
@@ -48,7 +49,11 @@ export async function previewMessage(deps: PruningDeps, input: PreviewInput): Pr
     if (media) return blocked(media)
     const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
     if (!preview.ok) return blocked(preview.error)
-    return { status: 'preview', revision: preview.value.revision, liveMutation: true, live, parts: preview.value.parts }
+    // A prune here leaves these copies (forks); the preview names them rather than editing them unasked.
+    const copies = ctx.store.prune.copiesElsewhere(db, ctx.session.id, input.messageID)
+    // Compaction rows quoting this output keep it in the file; Loupe does not rewrite summaries.
+    const compactionCopies = ctx.store.prune.compactionCopies(db, ctx.session.id, input.messageID)
+    return { status: 'preview', revision: preview.value.revision, liveMutation: true, live, parts: preview.value.parts, copies, compactionCopies }
   })
 }
 

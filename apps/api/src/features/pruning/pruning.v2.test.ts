@@ -75,7 +75,7 @@ describe('pruning 2.x storage (session_v2, session_message, kv)', () => {
       for (const e of changedEvents) expect(JSON.parse(e.data)).toMatchObject({ assistantMessageID: MESSAGE })
       const bash = (before.content[2] as { id: string }).id
       const success = JSON.parse(db.prepare(`SELECT data FROM event WHERE type = 'session.next.tool.success.1' AND json_extract(data, '$.callID') = ?`).pluck().get(bash) as string)
-      expect(success).toMatchObject({ callID: bash, structured: {}, content: [] })
+      expect(success).toMatchObject({ callID: bash, structured: {}, content: [{ type: 'text', text: '' }] })
       // The later message's reasoning-0 is another item: untouched.
       const laterReasoning = db.prepare(`SELECT json_extract(data, '$.text') FROM event WHERE type = 'session.next.reasoning.ended.1' AND json_extract(data, '$.assistantMessageID') = ?`).pluck().get(LATER)
       expect(laterReasoning).not.toBe('')

@@ -1,0 +1,47 @@
+import type { NativeMessage } from '@loupe/domain'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCaller, createTestDeps, tempDir, type TestDeps } from '../../../test/harness.js'
+import { readMessage, withRaw } from '../../../test/fixtures/pruning/prune-helpers.js'
+import { buildV2Fixture } from '../../../test/fixtures/v2-fixture.js'
+
+const seqOf = (m: NativeMessage): number => (m.storage === 'v2' ? m.seq : -1)
+
+describe('2.x forks (current upstream shapes): copies of the parent rows', () => {
+  let deps: TestDeps | undefined
+  afterEach(() => {
+    deps?.cleanup()
+    deps = undefined
+  })
+
+  it('the preview names the forks that keep a copy; a prune of the parent leaves the fork copy as it was', async () => {
+    const manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant: 'fresh', shape: 'current' })
+    const main = manifest.sessions.find((s) => s.key === 'main')!
+    const fork = manifest.sessions.find((s) => s.key === 'fork')!
+    deps = await createTestDeps(manifest.file)
+    const caller = createCaller({ deps })
+    const plan = await caller.pruning.sessionPlan({ sessionID: main.id, storage: 'v2' })
+    const copiedSeqs = new Set(fork.messages.map(seqOf))
+    const inFork = plan.candidates.filter((c) => copiedSeqs.has(seqOf(main.messages.find((m) => m.id === c.messageID)!)))
+    const afterBoundary = plan.candidates.filter((c) => !inFork.includes(c))
+    expect(inFork.length).toBeGreaterThan(0)
+    expect(afterBoundary.length).toBeGreaterThan(0)
+
+    const copied = inFork[0]!
+    const preview = await caller.pruning.preview({ sessionID: main.id, storage: 'v2', messageID: copied.messageID })
+    expect(preview).toMatchObject({ status: 'preview', copies: [{ sessionID: fork.id, title: fork.title }] })
+    expect(await caller.pruning.preview({ sessionID: main.id, storage: 'v2', messageID: afterBoundary[0]!.messageID })).toMatchObject({ status: 'preview', copies: [] })
+    // The fork itself has no fork: its own preview lists none.
+    const forkCopy = fork.messages.find((m) => seqOf(m) === seqOf(main.messages.find((x) => x.id === copied.messageID)!))!
+    expect(await caller.pruning.preview({ sessionID: fork.id, storage: 'v2', messageID: forkCopy.id })).toMatchObject({ status: 'preview', copies: [] })
+
+    const before = await readMessage(caller, fork.id, forkCopy.id, 'v2')
+    expect(await caller.pruning.prune({ sessionID: main.id, storage: 'v2', messageID: copied.messageID, revision: copied.revision, indexes: [(preview as { parts: { index: number }[] }).parts[0]!.index] })).toMatchObject({ status: 'pruned' })
+    expect((await readMessage(caller, fork.id, forkCopy.id, 'v2')).content).toEqual(before.content)
+    // Once the parent's row differs from the copy, the copy is no longer "the same message".
+    expect(await caller.pruning.preview({ sessionID: main.id, storage: 'v2', messageID: copied.messageID })).toMatchObject({ copies: [] })
+    withRaw(deps, (db) => {
+      expect(db.prepare(`SELECT fork_session_id FROM session_v2 WHERE id = ?`).pluck().get(fork.id)).toBe(main.id)
+    })
+  })
+})
