@@ -154,4 +154,22 @@ describe("sessions.list after Loupe's own writes", () => {
       deps.cleanup()
     }
   })
+
+  it('shows the smaller event logs after compaction, which rewrites events without advancing their sequence', async () => {
+    const deps = await createTestDeps((await realFixture()).db)
+    const caller = createCaller({ deps })
+    try {
+      const before = await caller.sessions.list({ sort: 'eventBytes', includeArchived: true, limit: 200 })
+      const done = await caller.storage.compact({ dryRun: false })
+      expect(done.status).toBe('done')
+      const after = await caller.sessions.list({ sort: 'eventBytes', includeArchived: true, limit: 200 })
+      expect(after.totals.bytes).toBeLessThan(before.totals.bytes)
+      for (const s of after.sessions) {
+        const { session } = await caller.sessions.get({ sessionID: s.id, storage: s.storage })
+        expect(s.stats, key(s)).toEqual(session.stats)
+      }
+    } finally {
+      deps.cleanup()
+    }
+  })
 })
