@@ -100,6 +100,15 @@ async function main() {
     }),
   }
   const app = await buildApp(deps, { logger: false })
+  // The session list's totals read every row's size once (about a second on a 1.8 GB file): done
+  // before listening, so the first page does not wait on it. A failure here shows on that page instead.
+  if (opencode.layout.readable) {
+    try {
+      opencode.db.read(() => opencode.stores.sumSessions(opencode.db, { includeArchived: true, rootsOnly: false }))
+    } catch {
+      // The list computes them again and reports what went wrong.
+    }
+  }
   let address: string
   try {
     address = await app.listen({ host: config.host, port: deps.config.port })
