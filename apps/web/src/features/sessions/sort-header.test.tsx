@@ -1,3 +1,4 @@
+import type { SessionSort, SortOrder } from '@loupe/domain'
 import { fireEvent, render, screen } from '@solidjs/testing-library'
 import { createSignal } from 'solid-js'
 import { describe, expect, it } from 'vitest'
@@ -16,7 +17,7 @@ describe('nextSort', () => {
 
 describe('SortHeader', () => {
   it('says which way its column is sorted, and sorts on a click', () => {
-    const [current, setCurrent] = createSignal({ sort: 'size', order: 'desc' } as const as { sort: 'size' | 'cost'; order: 'asc' | 'desc' })
+    const [current, setCurrent] = createSignal<{ sort: SessionSort; order: SortOrder }>({ sort: 'size', order: 'desc' })
     render(() => (
       <div role="row">
         <SortHeader sort="size" class="col-size" current={current()} onSort={(s) => setCurrent(nextSort(current(), s))}>Size</SortHeader>
