@@ -100,8 +100,8 @@ async function main() {
     }),
   }
   const app = await buildApp(deps, { logger: false })
-  // The session list's totals read every row's size once (about a second on a 1.8 GB file): done
-  // before listening, so the first page does not wait on it. A failure here shows on that page instead.
+  // The session list's totals read every row's size once, in proportion to the file: done before
+  // listening, so the first page does not wait on it. A failure here shows on that page instead.
   if (opencode.layout.readable) {
     try {
       opencode.db.read(() => opencode.stores.sumSessions(opencode.db, { includeArchived: true, rootsOnly: false }))

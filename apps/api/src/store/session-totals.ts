@@ -65,10 +65,12 @@ function readToken(db: SqliteDb): string {
 /**
  * Per-session totals (message and part counts, stored bytes of messages, parts and the event log) in
  * a temp table, so the list can sort and sum them in SQL: computing them all reads every row's size
- * (over a second on a 1.8 GB file), a refresh reads only what changed. When the file changed and the
+ * (bench/README.md has the figures), a refresh reads only what changed. When the file changed and the
  * generation's stamps are trusted (1.x with an event log: every OpenCode write and every Loupe prune
  * advances the session's `event_sequence.seq`), only sessions whose stamps moved, or that a write of
- * Loupe's marked, are computed again; otherwise the whole generation is.
+ * Loupe's marked, are computed again; otherwise the whole generation is. Another process that
+ * rewrites a 1.x session's rows without advancing its seq (a hand edit, a second Loupe's compaction)
+ * shows once that session's stamps move, or when Loupe opens the file again.
  */
 export function createSessionTotals(): SessionTotals {
   let token: string | null = null
