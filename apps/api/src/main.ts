@@ -98,6 +98,15 @@ async function main() {
     conversation: createConversationDeps({ gitEnv: config.gitEnv }),
   }
   const app = await buildApp(deps, { logger: false })
+  // The session list's totals read every row's size once, in proportion to the file: done before
+  // listening, so the first page does not wait on it. A failure here shows on that page instead.
+  if (opencode.layout.readable) {
+    try {
+      opencode.db.read(() => opencode.stores.sumSessions(opencode.db, { includeArchived: true, rootsOnly: false }))
+    } catch {
+      // The list computes them again and reports what went wrong.
+    }
+  }
   let address: string
   try {
     address = await app.listen({ host: config.host, port: deps.config.port })

@@ -1,4 +1,4 @@
-import type { CanonicalNativeMessage, JsonObject, NativeMessage, StorageGeneration } from '@loupe/domain'
+import type { CanonicalNativeMessage, JsonObject, NativeMessage, SessionSort, SortOrder, StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { EventLocator } from './event-locator.js'
 import type { EventCompactionRole } from './event-compaction.store.js'
@@ -7,6 +7,7 @@ import type { IndexSourceStore } from './index-source.js'
 import type { GenerationLayout } from './probe.js'
 import type { PruneStore } from './prune.store.js'
 import type { ReceiptStore } from './receipts.store.js'
+import type { SessionTotals, TotalsSource } from './session-totals.js'
 
 export interface SessionRecord {
   storage: StorageGeneration
@@ -37,16 +38,43 @@ export interface SessionKey {
   id: string
 }
 
-export interface SessionListQuery {
+export interface SessionListFilters {
   search?: string | undefined
   projectID?: string | undefined
   directory?: string | undefined
   parentID?: string | undefined
   includeArchived: boolean
   rootsOnly: boolean
+}
+
+export interface SessionListQuery extends SessionListFilters {
   /** Exclusive bound, or inclusive when `inclusive` (for the cross-generation tie-break). */
   before?: (SessionKey & { inclusive: boolean }) | undefined
   limit: number
+}
+
+/** A page of the sorted list: past `after` in the sort's direction (inclusive for the cross-generation tie-break). */
+export interface SessionPageQuery extends SessionListFilters {
+  sort: SessionSort
+  order: SortOrder
+  after?: { value: number; id: string; inclusive: boolean } | undefined
+  limit: number
+}
+
+/** A listed session with its totals and its value under the page's sort. */
+export interface SessionPageRow {
+  record: SessionRecord
+  stats: SessionStats
+  sortValue: number
+}
+
+/** Exact sums over every session a filter keeps. */
+export interface SessionSums {
+  sessions: number
+  /** Stored bytes: messages, parts and the event log. */
+  bytes: number
+  tokens: number
+  cost: number
 }
 
 export interface SessionStats {
@@ -112,6 +140,12 @@ export interface OpenCodeStore {
   /** How a search document names the technical part at `index` of this message (1.x: its part id; 2.x: the index). */
   partKeyAt(message: NativeMessage, index: number): string
   listSessions(db: SqliteDb, query: SessionListQuery): SessionRecord[]
+  /** Where this generation's per-session totals come from (session-totals.ts). */
+  readonly totalsSource: TotalsSource
+  /** A page in the query's order, with totals; the caller refreshes the totals first. */
+  pageSessions(db: SqliteDb, query: SessionPageQuery): SessionPageRow[]
+  /** Sums over every session the filters keep; the caller refreshes the totals first. */
+  sumSessions(db: SqliteDb, filters: SessionListFilters): SessionSums
   getSession(db: SqliteDb, id: string): SessionRecord | undefined
   sessionStats(db: SqliteDb, ids: readonly string[]): Map<string, SessionStats>
   /** How many messages a session has (index-only). */
@@ -132,8 +166,8 @@ export interface OpenCodeStore {
   bytesBreakdown(db: SqliteDb, sessionID: string): BreakdownRow[]
   /** Every stored part (1.x) or content item (2.x) of a session, for estimates that need the text. */
   iterateParts(db: SqliteDb, sessionID: string): Iterable<unknown>
-  /** Sessions per project, for the project filter. */
-  countByProject(db: SqliteDb, includeArchived: boolean): Map<string, number>
+  /** Sessions per project among those the filters keep, for the project filter. */
+  countByProject(db: SqliteDb, filters: SessionListFilters): Map<string, number>
 }
 
 /** Per-file state that both generations' stores share, built once by createStores. */
@@ -143,4 +177,6 @@ export interface SharedRoles {
   locator: EventLocator
   /** The file's `schema_version` when the write fences last compared its whole schema to the probe. */
   schema: { checkedVersion: number | null }
+  /** Per-session totals for sorting and sums, kept fresh per file (session-totals.ts). */
+  totals: SessionTotals
 }

@@ -10,9 +10,12 @@ import { createV1IndexSource } from './index-source-v1.store.js'
 import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
 import type { BreakdownRow, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats, SharedRoles } from './opencode-store.js'
 import type { OpenCodeV1DB } from './opencode-v1.tables.js'
+import type { EventCompactionRole } from './event-compaction.store.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { createPruneV1Store } from './prune-v1.store.js'
 import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'
+import { countSessionRowsByProject, pageSessionRows, sumSessionRows } from './session-list.js'
+import { createTotalsSource, V1_ROW_SUMS } from './session-totals.js'
 
 const qb = createQueryBuilder<OpenCodeV1DB>()
 
@@ -140,15 +143,19 @@ function v1BytesBreakdown(db: SqliteDb, sessionID: string, hasEvents: boolean): 
 
 /** OpenCode 1.x: `session`, `message` (info JSON) and `part` (one row per part), read as OpenCode's API does. */
 export function createOpenCodeV1Store(layout: GenerationLayout, storage: StorageLayout, shared: SharedRoles): OpenCodeStore {
-  const sessions = sessionRows(ownSessionsWhere(layout, storage, 'session'))
+  const own = ownSessionsWhere(layout, storage, 'session')
+  const sessions = sessionRows(own)
   const hasEvents = storage.eventLog
+  const table = { generation: 'v1' as const, table: 'session', own }
+  // 1.18.33 advances a session's event_sequence.seq with every write to its rows (opencode-storage.md §8.2), as Loupe's prune does.
+  const totalsSource = createTotalsSource({ ...table, rows: V1_ROW_SUMS, eventLog: hasEvents, stamped: true })
   const support = mediaSupport(storage)
   const media = support === 'recognized'
   return {
     generation: 'v1',
     layout,
     indexSource: createV1IndexSource(layout, storage),
-    eventCompaction: createV1EventCompaction(hasEvents),
+    eventCompaction: touchOnCompaction(createV1EventCompaction(hasEvents), shared),
     prune: createPruneV1Store(storage, support, shared),
     gallery: createGalleryV1Store(support),
     receipts: shared.receipts,
@@ -157,6 +164,9 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
       return typeof id === 'string' ? id : String(index)
     },
     listSessions: (db, query) => listV1Sessions(db, sessions, query),
+    totalsSource,
+    pageSessions: (db, query) => pageSessionRows(db, table, query),
+    sumSessions: (db, filters) => sumSessionRows(db, table, filters),
     getSession(db, id) {
       const row = db.get(sessions.where('session.id', '=', id))
       return row ? toSessionRecord('v1', row) : undefined
@@ -184,11 +194,23 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
         yield parseObject(row.data)
       }
     },
-    countByProject(db, includeArchived) {
-      let q = sessions.select(['session.project_id', sql<number>`count(*)`.as('n')]).groupBy('session.project_id')
-      if (!includeArchived) q = q.where('session.time_archived', 'is', null)
-      return new Map(db.all(q).map((r) => [r.project_id, r.n]))
-    },
+    countByProject: (db, filters) => countSessionRowsByProject(db, table, filters),
     bytesBreakdown: (db, sessionID) => v1BytesBreakdown(db, sessionID, hasEvents),
+  }
+}
+
+/** Compaction rewrites events in place and keeps their seq, so the session's totals are marked stale by hand. */
+function touchOnCompaction(role: EventCompactionRole, shared: SharedRoles): EventCompactionRole {
+  const log = role.log
+  if (!log) return role
+  return {
+    ...role,
+    log: {
+      ...log,
+      apply(db, sessionID, batch) {
+        shared.totals.touch('v1', sessionID)
+        return log.apply(db, sessionID, batch)
+      },
+    },
   }
 }

@@ -11,6 +11,8 @@ import type { OpenCodeV2DB } from './opencode-v2.tables.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { createPruneV2Store } from './prune-v2.store.js'
 import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'
+import { countSessionRowsByProject, pageSessionRows, sumSessionRows } from './session-list.js'
+import { createTotalsSource, V2_ROW_SUMS } from './session-totals.js'
 import type { BreakdownRow, LoadedMessage, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats, SharedRoles } from './opencode-store.js'
 
 const qb = createQueryBuilder<OpenCodeV2DB>()
@@ -128,8 +130,13 @@ function v2BytesBreakdown(db: SqliteDb, sessionID: string, hasEvents: boolean): 
  */
 export function createOpenCodeV2Store(layout: GenerationLayout, storage: StorageLayout, shared: SharedRoles): OpenCodeStore {
   const table = layout.sessionTable as SessionTableName
-  const sessions = sessionRows(table, ownSessionsWhere(layout, storage, layout.sessionTable))
+  const own = ownSessionsWhere(layout, storage, layout.sessionTable)
+  const sessions = sessionRows(table, own)
   const hasEvents = storage.eventLog
+  const spec = { generation: 'v2' as const, table: layout.sessionTable, own }
+  // Whether 2.x advances a session's seq with every content write is unverified, and Loupe's 2.x prune
+  // does not: any change of the file computes the 2.x totals again.
+  const totalsSource = createTotalsSource({ ...spec, rows: V2_ROW_SUMS, eventLog: hasEvents, stamped: false })
   const support = mediaSupport(storage)
   const media = support === 'recognized'
   return {
@@ -142,6 +149,9 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
     receipts: shared.receipts,
     partKeyAt: (_message, index) => String(index),
     listSessions: (db, query) => listV2Sessions(db, table, sessions, query),
+    totalsSource,
+    pageSessions: (db, query) => pageSessionRows(db, spec, query),
+    sumSessions: (db, filters) => sumSessionRows(db, spec, filters),
     getSession(db, id) {
       const row = db.get(sessions.where(`${table}.id`, '=', id))
       return row ? toSessionRecord('v2', row) : undefined
@@ -173,11 +183,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
         .iterate(sessionID) as Iterable<{ item: string }>
       for (const row of rows) yield parseObject(row.item)
     },
-    countByProject(db, includeArchived) {
-      let q = sessions.select([`${table}.project_id`, sql<number>`count(*)`.as('n')]).groupBy(`${table}.project_id`)
-      if (!includeArchived) q = q.where(`${table}.time_archived`, 'is', null)
-      return new Map(db.all(q).map((r) => [r.project_id, r.n]))
-    },
+    countByProject: (db, filters) => countSessionRowsByProject(db, spec, filters),
     bytesBreakdown: (db, sessionID) => v2BytesBreakdown(db, sessionID, hasEvents),
   }
 }

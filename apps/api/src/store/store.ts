@@ -1,11 +1,12 @@
-import type { StorageGeneration } from '@loupe/domain'
+import { compareSessionKeys, type SessionSort, type SortOrder, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { createEventLocator } from './event-locator.js'
 import { createOpenCodeV1Store } from './opencode-v1.store.js'
 import { createOpenCodeV2Store } from './opencode-v2.store.js'
-import type { OpenCodeStore, SessionListQuery, SessionRecord, SessionStats } from './opencode-store.js'
+import type { OpenCodeStore, SessionListFilters, SessionListQuery, SessionPageRow, SessionRecord, SessionStats, SessionSums } from './opencode-store.js'
 import type { StorageLayout } from './probe.js'
 import { createReceiptStore } from './receipts.store.js'
+import { createSessionTotals, ensureTotalsTable } from './session-totals.js'
 
 export type * from './opencode-store.js'
 
@@ -18,18 +19,39 @@ export interface SessionListPosition {
 
 export type SessionListAcross = Omit<SessionListQuery, 'before'> & { after?: SessionListPosition | undefined }
 
+/** A position in a sorted list of every generation's sessions: the last row's value, id and generation. */
+export interface SessionSortPosition {
+  value: number
+  id: string
+  storage: StorageGeneration
+}
+
+export interface SessionPageAcross extends SessionListFilters {
+  sort: SessionSort
+  order: SortOrder
+  after?: SessionSortPosition | undefined
+  limit: number
+}
+
 /** Every generation of the opened file, and the reads that span them. */
 export interface OpenCodeStores {
   all: OpenCodeStore[]
   byGeneration: Partial<Record<StorageGeneration, OpenCodeStore>>
   /** Up to `limit` sessions of all generations after `after`, newest first (the 2.x copy first on a tie). */
   listSessions(db: SqliteDb, query: SessionListAcross): SessionRecord[]
+  /**
+   * Up to `limit` sessions of all generations after `after` in the sort's order (ties by id, then
+   * the 2.x copy first when descending), each with its totals. Refreshes the totals first.
+   */
+  pageSessions(db: SqliteDb, query: SessionPageAcross): SessionPageRow[]
+  /** Exact sums over every session of all generations the filters keep. Refreshes the totals first. */
+  sumSessions(db: SqliteDb, filters: SessionListFilters): SessionSums
   /** Stats of these sessions, each from its own generation, in the order given. */
   sessionStats(db: SqliteDb, sessions: readonly SessionRecord[]): SessionStats[]
   /** The session with this id in the first generation (probe order) that holds one. */
   findSession(db: SqliteDb, id: string): SessionRecord | undefined
-  /** Sessions per project over all generations. */
-  countByProject(db: SqliteDb, includeArchived: boolean): Map<string, number>
+  /** Sessions per project over all generations, among those the filters keep. */
+  countByProject(db: SqliteDb, filters: SessionListFilters): Map<string, number>
   /** OpenCode's `project` rows (none when the file has no such table). */
   projects(db: SqliteDb): { id: string; worktree: string; name: string | null }[]
 }
@@ -41,12 +63,14 @@ const compareNewestFirst = (a: SessionRecord, b: SessionRecord): number =>
   b.timeUpdated - a.timeUpdated || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) || RANK[b.storage] - RANK[a.storage]
 
 const EMPTY_STATS: SessionStats = { messages: 0, parts: 0, bytes: { messages: 0, parts: 0, events: 0 } }
+const EMPTY_SUMS: SessionSums = { sessions: 0, bytes: 0, tokens: 0, cost: 0 }
 
 /** The stores of one opened file, built once after probing; per-file state (receipts, the event locator, the checked schema) is shared by both. */
 export function createStores(layout: StorageLayout): OpenCodeStores {
-  const shared = { receipts: createReceiptStore(layout), locator: createEventLocator(), schema: { checkedVersion: null } }
+  const shared = { receipts: createReceiptStore(layout), locator: createEventLocator(), schema: { checkedVersion: null }, totals: createSessionTotals() }
   const all = layout.generations.map((g) => (g.generation === 'v1' ? createOpenCodeV1Store(g, layout, shared) : createOpenCodeV2Store(g, layout, shared)))
   const byGeneration: OpenCodeStores['byGeneration'] = Object.fromEntries(all.map((s) => [s.generation, s]))
+  const refreshTotals = (db: SqliteDb) => shared.totals.refresh(db, all.map((s) => s.totalsSource))
   return {
     all,
     byGeneration,
@@ -56,6 +80,21 @@ export function createStores(layout: StorageLayout): OpenCodeStores {
         return store.listSessions(db, { ...query, before })
       })
       return found.sort(compareNewestFirst).slice(0, query.limit)
+    },
+    pageSessions(db, { after, ...query }) {
+      refreshTotals(db)
+      const found = all.flatMap((store) => {
+        const rank = RANK[store.generation]
+        const inclusive = after && (query.order === 'desc' ? rank < RANK[after.storage] : rank > RANK[after.storage])
+        return store.pageSessions(db, { ...query, after: after && { value: after.value, id: after.id, inclusive: !!inclusive } })
+      })
+      const key = (row: SessionPageRow) => ({ value: row.sortValue, id: row.record.id, rank: RANK[row.record.storage] })
+      return found.sort((a, b) => compareSessionKeys(key(a), key(b), query.order)).slice(0, query.limit)
+    },
+    sumSessions(db, filters) {
+      refreshTotals(db)
+      const sums = all.map((store) => store.sumSessions(db, filters))
+      return sums.reduce((a, b) => ({ sessions: a.sessions + b.sessions, bytes: a.bytes + b.bytes, tokens: a.tokens + b.tokens, cost: a.cost + b.cost }), EMPTY_SUMS)
     },
     sessionStats(db, sessions) {
       const stats = new Map<string, SessionStats>()
@@ -67,10 +106,11 @@ export function createStores(layout: StorageLayout): OpenCodeStores {
       return sessions.map((s) => stats.get(`${s.storage}:${s.id}`) ?? EMPTY_STATS)
     },
     findSession: (db, id) => all.map((s) => s.getSession(db, id)).find(Boolean),
-    countByProject(db, includeArchived) {
+    countByProject(db, filters) {
+      ensureTotalsTable(db)
       const counts = new Map<string, number>()
       for (const store of all) {
-        for (const [id, n] of store.countByProject(db, includeArchived)) counts.set(id, (counts.get(id) ?? 0) + n)
+        for (const [id, n] of store.countByProject(db, filters)) counts.set(id, (counts.get(id) ?? 0) + n)
       }
       return counts
     },

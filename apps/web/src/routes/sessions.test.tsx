@@ -54,4 +54,37 @@ describe('SessionsRoute', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'Enter' })
     await waitFor(() => expect(history.get()).toMatch(/^\/sessions\/ses_\w+\?storage=v[12]$/))
   })
+
+  it('sorts by a column header either way, keeps the sort in the URL and restores it on reload', async () => {
+    const { history, unmount } = renderApp('/sessions')
+    await screen.findByText('Repository tour')
+    const sizeHeader = () => screen.getByRole('button', { name: /^Size/ })
+    fireEvent.click(sizeHeader())
+    await waitFor(() => expect(history.get()).toContain('sort=size&order=desc'))
+    await waitFor(() => expect(sizeHeader().closest('[role=columnheader]')?.getAttribute('aria-sort')).toBe('descending'))
+    const sizes = () => [...document.querySelectorAll<HTMLElement>('.session-row')].map((row) => row.dataset.sessionId)
+    await waitFor(() => expect(document.querySelector('.session-rows.stale')).toBeNull())
+    const descending = sizes()
+    fireEvent.click(sizeHeader())
+    await waitFor(() => expect(history.get()).toContain('sort=size&order=asc'))
+    await waitFor(() => expect(sizes()).toEqual([...descending].reverse()))
+    unmount()
+
+    renderApp('/sessions?sort=size&order=asc')
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Size/ }).closest('[role=columnheader]')?.getAttribute('aria-sort')).toBe('ascending'))
+    await waitFor(() => expect(sizes()).toEqual([...descending].reverse()))
+  })
+
+  it('shows exact totals of the filtered list, and project counts that agree with it', async () => {
+    renderApp('/sessions')
+    await screen.findByText('Repository tour')
+    const summary = () => document.querySelector('.page-summary')?.textContent ?? ''
+    await waitFor(() => expect(summary()).toMatch(/^\d[\d,]* sessions? · [\d.]+ [KMG]?B · [\d.]+[kM]? tokens/))
+    expect(summary()).not.toContain('+')
+    const count = Number(summary().split(' ')[0]!.replace(/,/g, ''))
+    const select = screen.getByLabelText('Project') as HTMLSelectElement
+    await waitFor(() => expect(select.options.length).toBeGreaterThan(1))
+    const counts = [...select.options].slice(1).map((o) => Number(/\((\d+)\)$/.exec(o.textContent ?? '')?.[1]))
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(count)
+  })
 })

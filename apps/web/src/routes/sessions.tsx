@@ -10,15 +10,16 @@ import { createProjects, createSessionList, type SessionFilters as Filters } fro
 import { ListSkeleton } from '../components/skeleton'
 import { useApi } from '../lib/api-context'
 import { useSingleSearchParams } from '../lib/single-params'
-import { formatBytes, plural, quoteTyped } from '../lib/format'
+import { formatBytes, formatCost, formatCount, plural, quoteTyped } from '../lib/format'
 import { useListMemory } from '../lib/list-memory'
 import { isValidId, sessionHref } from '../lib/links'
-import { totalBytes } from '../features/sessions/session-row'
+import { nextSort, SortSelect } from '../features/sessions/sort-header'
+import { DEFAULT_SESSION_SORT, parseSessionSort, type SessionSort, type SortOrder } from '@loupe/domain'
 import { useTitle } from '../lib/title'
 
-type ListParams = { q?: string; project?: string; sub?: string; archived?: string; sel?: string }
+type ListParams = { q?: string; project?: string; sub?: string; archived?: string; sel?: string; sort?: string; order?: string }
 
-/** `/sessions?q=&project=&sub=1&archived=1&sel=<id>`: every filter lives in the URL. */
+/** `/sessions?q=&project=&sub=1&archived=1&sort=size&order=desc&sel=<id>`: every filter and the sort live in the URL. */
 export function SessionsRoute() {
   const api = useApi()
   const navigate = useNavigate()
@@ -26,15 +27,24 @@ export function SessionsRoute() {
   const memory = useListMemory()
   const [params, setParams] = useSingleSearchParams<ListParams>()
   const [typed, setTyped] = createSignal(params.q ?? '')
+  const sort = createMemo(() => parseSessionSort(params.sort, params.order), undefined, { equals: (a, b) => a.sort === b.sort && a.order === b.order })
+  const toggles = createMemo(() => ({ rootsOnly: params.sub !== '1', includeArchived: params.archived === '1' }), undefined, {
+    equals: (a, b) => a.rootsOnly === b.rootsOnly && a.includeArchived === b.includeArchived,
+  })
   const filters = createMemo<Filters>(() => ({
     search: params.q ?? '',
     ...(isValidId(params.project) ? { projectID: params.project } : {}),
-    rootsOnly: params.sub !== '1',
-    includeArchived: params.archived === '1',
+    ...toggles(),
+    ...sort(),
   }))
   const list = createSessionList(api, filters)
   useTitle(() => 'Sessions')
-  const projects = createProjects(api)
+  const projects = createProjects(api, toggles)
+  /** The default order (newest activity first) leaves the URL without sort parameters. */
+  const setSort = (next: { sort: SessionSort; order: SortOrder }) => {
+    const plain = next.sort === DEFAULT_SESSION_SORT.sort && next.order === DEFAULT_SESSION_SORT.order
+    setParams({ sort: plain ? undefined : next.sort, order: plain ? undefined : next.order, sel: undefined }, { replace: true })
+  }
   /** The chosen project's worktree, where its Images conversation lives (the global project has none). */
   const projectWorktree = () => {
     const worktree = projects.data()?.find((p) => p.id === filters().projectID)?.worktree
@@ -72,16 +82,21 @@ export function SessionsRoute() {
     setParams({ q: undefined, project: undefined, archived: undefined, sel: undefined }, { replace: true })
   }
   const summary = () => {
-    const sessions = list.sessions()
-    const more = list.hasMore() ? '+' : ''
-    return `${plural(sessions.length, 'session')}${more} · ${formatBytes(sessions.reduce((sum, s) => sum + totalBytes(s), 0))}${more}`
+    const totals = list.totals()
+    if (!totals) return ''
+    const spent = totals.cost > 0 ? ` · ${formatCost(totals.cost)}` : ''
+    return `${plural(totals.sessions, 'session')} · ${formatBytes(totals.bytes)} · ${formatCount(totals.tokens)} tokens${spent}`
+  }
+  const summaryTitle = () => {
+    const totals = list.totals()
+    return totals ? `${totals.bytes.toLocaleString('en-US')} bytes stored, ${totals.tokens.toLocaleString('en-US')} tokens, $${totals.cost.toFixed(4)}: every session in this view` : undefined
   }
 
   return (
     <div class="page sessions-page">
       <div class="page-head">
         <h1>Sessions</h1>
-        <span class="page-summary" aria-live="polite">{list.loading() === 'initial' ? 'Loading…' : summary()}</span>
+        <span class="page-summary" aria-live="polite" title={summaryTitle()}>{list.loading() === 'initial' && !list.totals() ? 'Loading…' : summary()}</span>
         <span class="size-legend" aria-hidden="true">
           <span class="swatch swatch-content" /> content <span class="swatch swatch-events" /> event log
         </span>
@@ -98,6 +113,7 @@ export function SessionsRoute() {
         onShowSubagents={(show) => setParams({ sub: show ? '1' : undefined }, { replace: true })}
         onShowArchived={(show) => setParams({ archived: show ? '1' : undefined }, { replace: true })}
       />
+      <SortSelect current={sort()} onChange={setSort} />
       <Show when={projectWorktree()}>
         {(worktree) => (
           <div class="project-images-convo">
@@ -131,6 +147,8 @@ export function SessionsRoute() {
             error={list.error()}
             hasMore={list.hasMore()}
             now={Date.now()}
+            sort={sort()}
+            onSort={(column) => setSort(nextSort(sort(), column))}
             onSelect={setSelected}
             onOpen={rememberSelection}
             onLoadMore={list.loadMore}

@@ -27,7 +27,9 @@ export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore): P
   const tables = master.filter((m) => m.type === 'table' && !LOUPE_TABLE.test(m.name)).map((m) => m.name)
   const changed =
     master.some((m) => m.type === 'trigger') ||
-    db.allSql(`PRAGMA database_list`).length !== 1 ||
+    db.allSql<{ name: string }>(`PRAGMA database_list`).some((d) => d.name !== 'main' && d.name !== 'temp') ||
+    // The connection's temp schema holds only Loupe's own scratch tables (the session totals), which shadow nothing of OpenCode's.
+    db.allSql<{ tbl_name: string }>(`SELECT tbl_name FROM sqlite_temp_master`).some((m) => !LOUPE_TABLE.test(m.tbl_name)) ||
     !sameSet(tables, layout.tables.filter((t) => !LOUPE_TABLE.test(t))) ||
     store.tables.some((t) => !sameSet(db.allSql<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [t]).map((c) => c.name), layout.columns[t] ?? []))
   if (changed) return { reason: 'unsupported_storage', detail: 'The database schema changed since Loupe opened it; restart Loupe.' }

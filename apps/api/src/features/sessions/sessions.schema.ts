@@ -1,4 +1,4 @@
-import { LIMITS } from '@loupe/domain'
+import { LIMITS, SESSION_SORTS, SORT_ORDERS } from '@loupe/domain'
 import { z } from 'zod'
 import { sessionIdSchema, storageSchema } from '../../store/session-ids.schema.js'
 const cursorSchema = z.string().min(1).max(LIMITS.cursorChars)
@@ -8,10 +8,22 @@ export const listSessionsInput = z.strictObject({
   projectID: sessionIdSchema.optional(),
   includeArchived: z.boolean().optional(),
   rootsOnly: z.boolean().optional(),
+  /** Newest activity first unless asked: `updated`, stored `size`, `eventBytes`, `tokens`, `cost` or `messages`. */
+  sort: z.enum(SESSION_SORTS).optional(),
+  order: z.enum(SORT_ORDERS).optional(),
   cursor: cursorSchema.optional(),
   limit: z.number().int().min(1).max(LIMITS.pageSizeMax).optional(),
 })
 export type ListSessionsInput = z.infer<typeof listSessionsInput>
+
+/** The project menu counts the sessions the list would show with these toggles. */
+export const listProjectsInput = z
+  .strictObject({
+    includeArchived: z.boolean().optional(),
+    rootsOnly: z.boolean().optional(),
+  })
+  .optional()
+export type ListProjectsInput = z.infer<typeof listProjectsInput>
 
 export const getSessionInput = z.strictObject({
   sessionID: sessionIdSchema,

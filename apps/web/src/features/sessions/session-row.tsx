@@ -1,7 +1,7 @@
 import { A } from '@solidjs/router'
 import { Show } from 'solid-js'
 import { RelativeTime } from '../../components/relative-time'
-import { formatBytes, plural } from '../../lib/format'
+import { formatBytes, formatCost, formatCount, plural } from '../../lib/format'
 import { sessionHref } from '../../lib/links'
 import type { SessionSummary } from './sessions.data'
 
@@ -18,6 +18,8 @@ export interface SessionRowProps {
 }
 
 export const totalBytes = (s: SessionSummary) => s.stats.bytes.messages + s.stats.bytes.parts + s.stats.bytes.events
+/** Every token the session's steps reported, cache reads and writes included (the session header's figure). */
+export const totalTokens = (s: SessionSummary) => s.tokens.input + s.tokens.output + s.tokens.reasoning + s.tokens.cacheRead + s.tokens.cacheWrite
 
 /** One session: a real link (middle-click and copy work), selected by keyboard or pointer. */
 export function SessionRow(props: SessionRowProps) {
@@ -36,7 +38,7 @@ export function SessionRow(props: SessionRowProps) {
       onFocus={() => props.onSelect()}
       onClick={() => props.onOpen()}
     >
-      <span class="session-title" role="cell">
+      <span class="session-title col-title" role="cell">
         <span class="session-title-text">{title()}</span>
         <Show when={props.session.parentID}>
           <span class="chip chip-muted" title="A subagent session started by another session">subagent</span>
@@ -48,18 +50,27 @@ export function SessionRow(props: SessionRowProps) {
           <span class="chip chip-muted">archived</span>
         </Show>
       </span>
-      <span class="session-project" role="cell" title={props.session.directory}>{props.projectName ?? props.session.directory}</span>
-      <span class="session-count num" role="cell" title={plural(props.session.stats.messages, 'message')}>
+      <span class="session-project col-project" role="cell" title={props.session.directory}>{props.projectName ?? props.session.directory}</span>
+      <span class="session-count col-messages num" role="cell" title={plural(props.session.stats.messages, 'message')}>
         {props.session.stats.messages.toLocaleString()}
       </span>
-      <span class="session-size" role="cell" title={`${formatBytes(props.session.stats.bytes.parts + props.session.stats.bytes.messages)} content, ${formatBytes(props.session.stats.bytes.events)} event log`}>
+      <span class="session-count col-tokens num" role="cell" title={`${totalTokens(props.session).toLocaleString('en-US')} tokens`}>
+        {formatCount(totalTokens(props.session))}
+      </span>
+      <span class="session-count col-cost num" role="cell" title={`$${props.session.cost}`}>
+        {formatCost(props.session.cost)}
+      </span>
+      <span class="session-size col-size" role="cell" title={`${formatBytes(props.session.stats.bytes.parts + props.session.stats.bytes.messages)} content, ${formatBytes(props.session.stats.bytes.events)} event log`}>
         <span class="size-bar" aria-hidden="true">
           <span class="size-bar-content" style={{ width: share(props.session.stats.bytes.parts + props.session.stats.bytes.messages) }} />
           <span class="size-bar-events" style={{ width: share(props.session.stats.bytes.events) }} />
         </span>
         <span class="num">{formatBytes(total())}</span>
       </span>
-      <span class="session-updated" role="cell">
+      <span class="session-count col-events num" role="cell" title={`${props.session.stats.bytes.events.toLocaleString('en-US')} bytes of event log`}>
+        {formatBytes(props.session.stats.bytes.events)}
+      </span>
+      <span class="session-updated col-updated" role="cell">
         <RelativeTime at={props.session.timeUpdated} now={props.now} />
       </span>
     </A>
