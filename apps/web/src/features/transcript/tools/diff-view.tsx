@@ -1,5 +1,6 @@
 import { parsePatch, structuredPatch, type StructuredPatch } from 'diff'
 import { createMemo, Show } from 'solid-js'
+import { FilePath } from './file-path'
 import { CodeLines, type CodeRow } from './code-lines'
 
 /** A hunk list as rows: a header row per hunk, then context, removed and added lines numbered per side. */
@@ -54,7 +55,7 @@ export function DiffView(props: { file: string; patch?: string; before?: string;
   return (
     <div class="diff-view">
       <div class="tool-file-head">
-        <span class="tool-file-path" title={props.file}>{props.file || 'patch'}</span>
+        <FilePath path={props.file} fallback="patch" />
         <span class="diff-stat">
           <span class="diff-add">+{added()}</span> <span class="diff-del">−{removed()}</span>
         </span>

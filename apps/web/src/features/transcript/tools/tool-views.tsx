@@ -1,5 +1,6 @@
 import { createSignal, For, Show } from 'solid-js'
 import { ClippedText } from '../clipped-text'
+import { FilePath } from './file-path'
 import { CodeLines } from './code-lines'
 import type { NumberedLine, PathGroup, Todo } from './tool-shapes'
 
@@ -98,7 +99,7 @@ export function FileView(props: { file: string; lines: NumberedLine[]; note?: st
   return (
     <div class="file-view">
       <div class="tool-file-head">
-        <span class="tool-file-path" title={props.file}>{props.file || 'file'}</span>
+        <FilePath path={props.file} fallback="file" />
         <span class="muted">{props.lines.length === 1 ? '1 line' : `${props.lines.length.toLocaleString()} lines`}</span>
       </div>
       <Show when={props.lines.length > 0} fallback={<p class="muted">Empty file.</p>}>
