@@ -92,3 +92,24 @@ for (const width of WIDTHS) {
     })
   })
 }
+
+test.describe('an @-attached file', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+
+  test("keeps its lines: the file's context reads as the file, numbered", async ({ page, loupe }, testInfo) => {
+    await page.goto(`/?token=${loupe.token}`)
+    await page.locator('.session-row', { hasText: 'Plan stdin support' }).click()
+    await expect(page.locator('h1.session-name')).toHaveText('Plan stdin support')
+    const contexts = page.locator('.item-text').filter({ hasText: 'Context added by OpenCode' })
+    await expect(contexts).toHaveCount(2)
+    for (const summary of await contexts.locator('.collapsible-summary').all()) await summary.click()
+    const file = contexts.locator('.file-view')
+    await expect(file).toHaveCount(1)
+    await expect(file.locator('.tool-file-base')).toHaveText('cli.js')
+    await expect(file.locator('.code-line').first()).toHaveText(/^1\s*#!\/usr\/bin\/env node$/)
+    expect(await file.locator('.code-line').count()).toBeGreaterThan(5)
+    await file.scrollIntoViewIfNeeded()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await snapshot(page, testInfo, 'tool-views-at-file-390')
+  })
+})
