@@ -66,8 +66,12 @@ for (const width of WIDTHS) {
         seen.push([(await item.locator('.tool-size').innerText()).trim(), (await item.locator('.badge').innerText()).trim()])
         await item.locator('.prune-check input').check()
       }
-      await page.getByRole('region', { name: 'Clean up technical parts' }).getByRole('button', { name: 'Review removal…' }).click()
+      const bar = page.getByRole('region', { name: 'Clean up technical parts' })
+      const selection = /2 parts selected · ([\d.]+ [KM]?B)/.exec(await bar.innerText())?.[1]
+      await bar.getByRole('button', { name: 'Review removal…' }).click()
       const dialog = page.getByRole('dialog', { name: 'Remove technical parts' })
+      // The selection's total is the review's total: both add up the same per-part figure.
+      await expect(dialog.locator('strong').first()).toHaveText(selection ?? 'no selection total')
       const rows = dialog.locator('.prune-parts tbody tr')
       await expect(rows).toHaveCount(2)
       const reviewed: string[][] = []
