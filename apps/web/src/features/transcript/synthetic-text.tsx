@@ -12,7 +12,7 @@ export function SyntheticText(props: { text: string; query?: string }) {
   const file = createMemo(() => parseReadOutput(props.text))
   return (
     <Show when={file()} fallback={<ClippedText text={props.text} class="code-block synthetic" reveal={props.query} />}>
-      {(f) => <FileView file={f().file} lines={f().lines} note={f().note} />}
+      {(f) => <FileView file={f().file} lines={f().lines} note={f().note} query={props.query} />}
     </Show>
   )
 }

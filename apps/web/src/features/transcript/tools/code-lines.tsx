@@ -1,4 +1,5 @@
 import { createSignal, For, Show } from 'solid-js'
+import { matchPastLimit } from './reveal'
 
 /** One line of a file or diff view; `old`/`n` are line numbers (a diff has both sides). */
 export interface CodeRow {
@@ -17,13 +18,16 @@ export interface CodeLinesProps {
   /** Rows shown before "Show all"; outputs can be thousands of lines. */
   limit?: number
   label?: string
+  /** The search that led here: a match past the limit opens every row. */
+  reveal?: string
 }
 
 const digits = (rows: CodeRow[]) => String(rows.reduce((max, r) => Math.max(max, r.n ?? 0, r.old ?? 0), 1)).length
 
 /** Lines with a line-number gutter, wrapped rather than overflowing, in a box that scrolls. */
 export function CodeLines(props: CodeLinesProps) {
-  const [all, setAll] = createSignal(false)
+  // Read once: the rows of a part do not change while it is shown.
+  const [all, setAll] = createSignal(matchPastLimit(props.rows, props.limit ?? 400, props.reveal))
   const limit = () => props.limit ?? 400
   const shown = () => (all() ? props.rows : props.rows.slice(0, limit()))
   return (

@@ -48,7 +48,7 @@ export function diffRows(input: { patch?: string; before?: string; after?: strin
 }
 
 /** An edit as a diff: the file, lines added and removed, and the hunks. */
-export function DiffView(props: { file: string; patch?: string; before?: string; after?: string }) {
+export function DiffView(props: { file: string; patch?: string; before?: string; after?: string; query?: string }) {
   const rows = createMemo(() => diffRows(props))
   const added = () => rows().filter((r) => r.sign === '+').length
   const removed = () => rows().filter((r) => r.sign === '-').length
@@ -61,7 +61,7 @@ export function DiffView(props: { file: string; patch?: string; before?: string;
         </span>
       </div>
       <Show when={rows().length > 0} fallback={<p class="muted">No changes.</p>}>
-        <CodeLines rows={rows()} twoSided label={`Changes to ${props.file || 'the patch'}`} />
+        <CodeLines rows={rows()} twoSided reveal={props.query} label={`Changes to ${props.file || 'the patch'}`} />
       </Show>
     </div>
   )

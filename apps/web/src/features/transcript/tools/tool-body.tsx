@@ -2,6 +2,7 @@ import { createMemo, createSignal, Match, Show, Switch } from 'solid-js'
 import { ClippedText } from '../clipped-text'
 import type { ToolView } from '../message-model'
 import { DiffView } from './diff-view'
+import { matches, shapeText } from './reveal'
 import { toolShape, type ToolShape } from './tool-shapes'
 import { FileView, PathList, TerminalBlock, TodoList } from './tool-views'
 
@@ -43,7 +44,8 @@ function RawSections(props: { tool: ToolView; query?: string }) {
  */
 export function ToolBody(props: { tool: ToolView; query?: string }) {
   const shape = createMemo(() => toolShape(props.tool))
-  const [raw, setRaw] = createSignal(false)
+  // A search that matched only what the view leaves out (an id, a metadata field) opens the raw JSON.
+  const [raw, setRaw] = createSignal(shape().kind !== 'raw' && !!props.query && !matches(shapeText(shape()), props.query) && matches(prettyJson(props.tool.raw), props.query))
   return (
     <div class="tool-body" data-view={shape().kind}>
       <Show when={props.tool.error}>
@@ -53,8 +55,8 @@ export function ToolBody(props: { tool: ToolView; query?: string }) {
         </div>
       </Show>
       <Switch fallback={<RawSections tool={props.tool} query={props.query} />}>
-        <Match when={is(shape(), 'diff')}>{(s) => <DiffView file={s().file} patch={s().patch} before={s().before} after={s().after} />}</Match>
-        <Match when={is(shape(), 'file')}>{(s) => <FileView file={s().file} lines={s().lines} note={s().note} />}</Match>
+        <Match when={is(shape(), 'diff')}>{(s) => <DiffView file={s().file} patch={s().patch} before={s().before} after={s().after} query={props.query} />}</Match>
+        <Match when={is(shape(), 'file')}>{(s) => <FileView file={s().file} lines={s().lines} note={s().note} query={props.query} />}</Match>
         <Match when={is(shape(), 'terminal')}>
           {(s) => <TerminalBlock command={s().command} output={s().output} description={s().description} workdir={s().workdir} exit={s().exit} query={props.query} />}
         </Match>

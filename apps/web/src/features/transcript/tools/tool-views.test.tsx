@@ -7,8 +7,10 @@ import { MessageView } from '../message-view'
 import { atFileParts, bashPart, editPart, emptyGlobPart, globPart, grepPart, readPart, todoPart, toolMessage, writePart } from './tools.test-data'
 
 /** Renders the part in a message, opens its tool call and returns the call's element. */
-function openTool(part: Record<string, unknown>) {
-  const { container } = render(() => <MessageView message={toMessageModel(toolMessage([part]))} now={1_796_164_940_000} />)
+function openTool(part: Record<string, unknown>, hit?: string) {
+  const target = hit ? { highlightPart: part.id as string, highlightQuery: hit } : {}
+  const { container } = render(() => <MessageView message={toMessageModel(toolMessage([part]))} now={1_796_164_940_000} {...target} />)
+  if (hit) return container.querySelector('.tool-call') as HTMLElement
   const call = container.querySelector('.tool-call') as HTMLElement
   fireEvent.click(call.querySelector('.collapsible-summary') as HTMLElement)
   return call
@@ -103,5 +105,17 @@ describe('tool views', () => {
     expect(container.querySelector('.tool-file-path')?.textContent).toBe('/repo/tally-1/src/cli.js')
     const plain = container.querySelector('.code-block.synthetic pre')
     expect(plain?.textContent).toContain('Called the Read tool with the following input:')
+  })
+
+  it('opens a long file whole when the search that led here matches past the first 400 lines', () => {
+    const content = Array.from({ length: 900 }, (_, i) => (i === 850 ? 'const needle = 1' : `line ${i}`)).join('\n')
+    const big = { ...writePart, state: { ...writePart.state, input: { ...writePart.state.input, content } } }
+    expect(openTool(big).querySelectorAll('.code-line')).toHaveLength(400)
+    expect(openTool(big, 'needle').querySelectorAll('.code-line')).toHaveLength(900)
+  })
+
+  it('opens the raw JSON when the search matched only what the view leaves out', () => {
+    expect(openTool(bashPart, 'usage').querySelector('.tool-raw pre')).toBeNull()
+    expect(openTool(bashPart, 'call_b').querySelector('.tool-raw pre')?.textContent).toContain('"callID": "call_b"')
   })
 })

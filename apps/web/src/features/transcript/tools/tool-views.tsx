@@ -95,7 +95,7 @@ export function PathList(props: { header?: string; groups: PathGroup[]; limit?: 
 }
 
 /** A file's lines with their numbers (written content, or what `read` returned). */
-export function FileView(props: { file: string; lines: NumberedLine[]; note?: string }) {
+export function FileView(props: { file: string; lines: NumberedLine[]; note?: string; query?: string }) {
   return (
     <div class="file-view">
       <div class="tool-file-head">
@@ -103,7 +103,7 @@ export function FileView(props: { file: string; lines: NumberedLine[]; note?: st
         <span class="muted">{props.lines.length === 1 ? '1 line' : `${props.lines.length.toLocaleString()} lines`}</span>
       </div>
       <Show when={props.lines.length > 0} fallback={<p class="muted">Empty file.</p>}>
-        <CodeLines rows={props.lines} label={`Lines of ${props.file || 'the file'}`} />
+        <CodeLines rows={props.lines} reveal={props.query} label={`Lines of ${props.file || 'the file'}`} />
       </Show>
       <Show when={props.note}><p class="file-note muted">{props.note}</p></Show>
     </div>
