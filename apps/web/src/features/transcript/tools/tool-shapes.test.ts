@@ -26,6 +26,10 @@ describe('toolShape', () => {
     expect(toolShape(write)).toMatchObject({ kind: 'file', file: '/r/a.txt', lines: [{ n: 1, text: 'one' }, { n: 2, text: 'two' }] })
     const shell = toolFromV2({ type: 'tool', name: 'shell', state: { status: 'completed', input: { command: 'ls' }, content: [{ type: 'text', text: 'a\nb' }], metadata: { exit: 0 } } })
     expect(toolShape(shell)).toMatchObject({ kind: 'terminal', command: 'ls', output: 'a\nb', exit: 0 })
+    const edit = toolFromV2({ type: 'tool', name: 'edit', state: { status: 'completed', input: { path: '/r/p.tsx', oldString: 'aspectRatio: undefined', newString: "aspectRatio: '4 / 3'" }, content: [{ type: 'text', text: 'Edit applied successfully.' }], structured: { additions: 1, deletions: 1 } } })
+    const shape = toolShape(edit)
+    expect(shape).toMatchObject({ kind: 'diff', file: '/r/p.tsx', before: 'aspectRatio: undefined' })
+    expect(shape.kind === 'diff' && diffRows(shape).filter((r) => r.sign === '+' || r.sign === '-').map((r) => r.sign + r.text)).toEqual(['-aspectRatio: undefined', "+aspectRatio: '4 / 3'"])
   })
 })
 
