@@ -57,6 +57,14 @@ async function tour(page: Page, baseURL: string, token: string, shot: (name: str
 
   await page.keyboard.press('Escape')
   await page.getByPlaceholder('Filter by title…').fill('')
+  await page.locator('.session-row', { hasText: 'Slugify helper in slug-2.js' }).click()
+  const edit = page.locator('.tool-call').filter({ has: page.locator('.tool-name', { hasText: /^edit$/ }) }).first()
+  await edit.locator('.collapsible-summary').click()
+  await edit.locator('.diff-view').waitFor()
+  await edit.scrollIntoViewIfNeeded()
+  await shot('06a-diff')
+
+  await page.keyboard.press('Escape')
   await page.locator('.session-row', { hasText: LONG_SESSION_TITLE }).click()
   await page.locator('[data-message-id]').first().waitFor()
   await shot('07-long-transcript')

@@ -81,10 +81,13 @@ test.describe('search', () => {
   test('opens a hit with its part read from the header and its first match well in view, wide and on a phone', async ({ page }, testInfo) => {
     // Where the opened part and its first match sit in the transcript, which scrolls under the bars.
     const place = () => page.evaluate(() => {
-      const view = document.querySelector('.transcript')!.getBoundingClientRect()
+      const scroller = document.querySelector('.transcript')!
+      const view = scroller.getBoundingClientRect()
       const part = document.querySelector('.item.highlighted')!.getBoundingClientRect()
       const mark = ([...(CSS.highlights.get('loupe-hit') ?? [])][0] as Range).getBoundingClientRect()
-      return { height: view.height, partHeight: part.height, header: part.top - view.top, match: mark.top - view.top, belowMatch: view.bottom - mark.bottom }
+      // A part near the end of a short session cannot rise further than the transcript scrolls.
+      const atEnd = scroller.scrollTop >= scroller.scrollHeight - scroller.clientHeight - 1
+      return { height: view.height, partHeight: part.height, header: part.top - view.top, match: mark.top - view.top, belowMatch: view.bottom - mark.bottom, atEnd }
     })
     for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
       await page.setViewportSize(size)
@@ -101,7 +104,7 @@ test.describe('search', () => {
         expect(at.belowMatch, where).toBeGreaterThanOrEqual(40)
         if (at.partHeight <= at.height - 52) {
           expect(at.header, where).toBeGreaterThanOrEqual(11)
-          expect(at.header, where).toBeLessThanOrEqual(49)
+          if (!at.atEnd) expect(at.header, where).toBeLessThanOrEqual(49)
         } else if (at.header < 0) {
           // Too tall to show from its header with the match: the match a third of the way down.
           expect(at.match, where).toBeLessThanOrEqual(at.height * 0.4)

@@ -1,4 +1,4 @@
-import { LIMITS } from '@loupe/domain'
+import { LIMITS, toolStatusWord } from '@loupe/domain'
 import { A } from '@solidjs/router'
 import { For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
@@ -53,7 +53,7 @@ function PartRows(props: { messages: ReviewMessage[] }) {
                   {p.type === 'tool' ? p.tool ?? 'tool' : 'Reasoning'}
                   <Show when={p.title}><span class="muted"> · {p.title}</span></Show>
                 </td>
-                <td><Show when={p.status}><span class={`badge badge-${p.status}`}>{p.status}</span></Show></td>
+                <td><Show when={p.status}><span class={`badge badge-${p.status}`}>{toolStatusWord(p.status)}</span></Show></td>
                 <td class="num">{formatBytes(p.bytes)}</td>
                 <td class="num">~{formatCount(p.tokens)}</td>
               </tr>

@@ -6,6 +6,7 @@ import { ImageThumb } from './image-thumb'
 import { Markdown } from './markdown'
 import type { ViewItem } from './message-model'
 import { PatchLine, UsageLine } from './step-lines'
+import { SyntheticText } from './synthetic-text'
 import { ToolCall } from './tool-call'
 
 export interface ItemViewProps {
@@ -28,7 +29,7 @@ export function ItemView(props: ItemViewProps) {
             {(text) => (
               <Show when={text().synthetic} fallback={<Markdown text={text().text} />}>
                 <Collapsible initiallyOpen={props.highlighted} summary={<span class="muted">Context added by OpenCode · {formatBytes(text().bytes)}</span>}>
-                  <Markdown text={text().text} class="synthetic" />
+                  <SyntheticText text={text().text} query={props.query} />
                 </Collapsible>
               </Show>
             )}
@@ -53,7 +54,7 @@ export function ItemView(props: ItemViewProps) {
               </Collapsible>
             )}
           </Match>
-          <Match when={props.item.kind === 'tool' && props.item}>{(tool) => <ToolCall tool={tool().tool} storage={props.storage} initiallyOpen={props.highlighted} query={props.query} />}</Match>
+          <Match when={props.item.kind === 'tool' && props.item}>{(tool) => <ToolCall tool={tool().tool} storage={props.storage} bytes={tool().bytes} initiallyOpen={props.highlighted} query={props.query} />}</Match>
           <Match when={props.item.kind === 'image' && props.item}>{(image) => <div class="thumbs"><ImageThumb image={image().image} /></div>}</Match>
           <Match when={props.item.kind === 'file' && props.item}>{(file) => <span class="chip" title={file().mime}>📎 {file().name}</span>}</Match>
           <Match when={props.item.kind === 'usage' && props.item}>{(usage) => <UsageLine usage={usage().usage} />}</Match>

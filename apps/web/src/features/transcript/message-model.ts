@@ -15,6 +15,10 @@ export interface ToolView {
   status: string
   title?: string
   input: unknown
+  /** Tool-specific details OpenCode keeps beside the output (`edit` diff, `bash` exit code). */
+  metadata: unknown
+  /** The whole part as stored, for the raw JSON view. */
+  raw: unknown
   inputSummary: string
   output: string | null
   error: string | null

@@ -18,7 +18,7 @@ describe('MessageView', () => {
     expect(screen.getByText('screenshot-1.png')).toBeTruthy()
   })
 
-  it('collapses tool calls to name, status, input summary and output size, and expands on click', () => {
+  it('collapses tool calls to name, status, input summary and part size, and expands on click', () => {
     const { container } = renderMessage(v1Assistant)
     const tools = container.querySelectorAll('.tool-call')
     expect(tools).toHaveLength(2)
@@ -34,7 +34,7 @@ describe('MessageView', () => {
     fireEvent.click(first.querySelector('.collapsible-summary') as HTMLElement)
     expect(first.textContent).toContain('Image read successfully')
     expect(first.textContent).toContain('"filePath": "/repo/docs/architecture.png"')
-    expect((tools[1] as HTMLElement).querySelector('.badge')?.textContent).toBe('error')
+    expect((tools[1] as HTMLElement).querySelector('.badge')?.textContent).toBe('failed')
   })
 
   it('keeps reasoning collapsed and shows step tokens and cost', () => {

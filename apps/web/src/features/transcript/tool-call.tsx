@@ -1,31 +1,16 @@
-import type { StorageGeneration } from '@loupe/domain'
+import { toolStatusWord, type StorageGeneration } from '@loupe/domain'
 import { A } from '@solidjs/router'
 import { For, Show } from 'solid-js'
 import { sessionHref } from '../../lib/links'
 import { formatBytes, formatDuration } from '../../lib/format'
-import { ClippedText } from './clipped-text'
 import { Collapsible } from './collapsible'
 import { ImageThumb } from './image-thumb'
 import type { ToolView } from './message-model'
-
-const STATUS_LABEL: Record<string, string> = {
-  completed: 'done',
-  error: 'error',
-  running: 'running',
-  pending: 'pending',
-  streaming: 'streaming',
-}
-
-function prettyJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? 'undefined'
-  } catch {
-    return String(value)
-  }
-}
+import { ToolBody } from './tools/tool-body'
 
 /** A tool call, collapsed to one line: name, status, what it was asked, how much it returned. */
-export function ToolCall(props: { tool: ToolView; storage: StorageGeneration; initiallyOpen?: boolean; query?: string }) {
+export function ToolCall(props: { tool: ToolView; storage: StorageGeneration; bytes: number; initiallyOpen?: boolean; query?: string }) {
+  const sizeHint = () => `This part as stored: ${formatBytes(props.bytes)} (input, output and details; what pruning removes). Output: ${formatBytes(props.tool.outputBytes)}.`
   const status = () => props.tool.status
   return (
     <div class="tool-call" data-status={status()}>
@@ -34,7 +19,7 @@ export function ToolCall(props: { tool: ToolView; storage: StorageGeneration; in
         summary={
           <span class="tool-summary">
             <span class="tool-name">{props.tool.name}</span>
-            <span class={`badge badge-${status()}`}>{STATUS_LABEL[status()] ?? status()}</span>
+            <span class={`badge badge-${status()}`}>{toolStatusWord(status())}</span>
             <span class="tool-input" title={props.tool.inputSummary}>{props.tool.title || props.tool.inputSummary}</span>
             <span class="tool-meta">
               <Show when={props.tool.compacted}>
@@ -43,27 +28,12 @@ export function ToolCall(props: { tool: ToolView; storage: StorageGeneration; in
               <Show when={props.tool.durationMs !== undefined}>
                 <span class="tool-duration">{formatDuration(props.tool.durationMs ?? 0)}</span>
               </Show>
-              <span class="tool-size" title="Output size">{props.tool.outputBytes > 0 ? formatBytes(props.tool.outputBytes) : '—'}</span>
+              <span class="tool-size" title={sizeHint()}>{formatBytes(props.bytes)}</span>
             </span>
           </span>
         }
       >
-        <div class="tool-section">
-          <div class="tool-section-label">Input</div>
-          <ClippedText text={prettyJson(props.tool.input)} limit={2000} class="code-block" reveal={props.query} />
-        </div>
-        <Show when={props.tool.error}>
-          <div class="tool-section">
-            <div class="tool-section-label error">Error</div>
-            <ClippedText text={props.tool.error ?? ''} class="code-block error-block" reveal={props.query} />
-          </div>
-        </Show>
-        <Show when={props.tool.output !== null}>
-          <div class="tool-section">
-            <div class="tool-section-label">Output</div>
-            <ClippedText text={props.tool.output ?? ''} class="code-block" reveal={props.query} />
-          </div>
-        </Show>
+        <ToolBody tool={props.tool} query={props.query} />
       </Collapsible>
       <Show when={props.tool.childSessionID}>
         {(id) => (

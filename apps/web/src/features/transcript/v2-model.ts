@@ -53,7 +53,7 @@ function itemsFor(type: string, data: Json): { role: MessageRole; items: ViewIte
     case 'shell': {
       const status = str(data.status) ?? 'unknown'
       const output = str(data.output) ?? null
-      const tool = { ...toolFromV2({ name: 'shell', state: { status, input: { command: data.command } } }), output, outputBytes: output ? utf8Length(output) : 0 }
+      const tool = { ...toolFromV2({ name: 'shell', state: { status, input: { command: data.command } } }), output, raw: data, metadata: { exit: data.exit }, outputBytes: output ? utf8Length(output) : 0 }
       return { role: 'user', items: [{ kind: 'tool', ref: 'shell', tool, bytes: jsonBytes(data) }] }
     }
     case 'model-switched': {
