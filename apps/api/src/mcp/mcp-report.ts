@@ -1,0 +1,32 @@
+import { mibText } from '@loupe/domain'
+import { listProjects, listSessions, type SessionsDeps } from '../features/sessions/sessions.service.js'
+import { clip } from './mcp-text.js'
+import type { McpAnswer } from './mcp-search.js'
+
+const RECENT = 200
+
+/**
+ * `storage_report`: the file, its sessions and where the bytes are, in a few lines. The storage
+ * doctor's findings join it when that lands; until then these are the sessions services' numbers.
+ */
+export function storageReport(deps: SessionsDeps): McpAnswer {
+  const { opencode } = deps
+  const sizes = opencode.fileSizes()
+  const projects = listProjects(deps)
+  const sessions = projects.reduce((n, p) => n + p.sessions, 0)
+  const recent = listSessions(deps, { limit: RECENT, includeArchived: true }).sessions
+  const bytesOf = (s: (typeof recent)[number]) => s.stats.bytes.messages + s.stats.bytes.parts + s.stats.bytes.events
+  const largest = [...recent].sort((a, b) => bytesOf(b) - bytesOf(a)).slice(0, 5)
+  const lines = [
+    `OpenCode database: ${opencode.path}`,
+    `File: ${mibText(sizes.db)} (+ ${mibText(sizes.wal)} write-ahead log); storage ${opencode.layout.generations.map((g) => g.generation).join(' + ') || 'unknown'}${opencode.readonly ? ', read-only for Loupe' : ''}`,
+    `Sessions: ${sessions} (not archived) in ${projects.length} projects`,
+    ...projects.slice(0, 5).map((p) => `  ${clip(p.name, 80)}: ${p.sessions} sessions`),
+    `Largest of the ${recent.length} most recently active sessions:`,
+    ...largest.map((s) => `  ${s.id} ${clip(s.title || '(untitled)', 80)} — ${mibText(bytesOf(s))} (events ${mibText(s.stats.bytes.events)}), ${s.stats.messages} messages`),
+  ]
+  return {
+    text: lines.join('\n'),
+    data: { dbBytes: sizes.db, walBytes: sizes.wal, sessions, projects: projects.length, largest: largest.map((s) => ({ sessionID: s.id, bytes: bytesOf(s) })) },
+  }
+}
