@@ -33,3 +33,13 @@ export async function connectMcp(deps: McpDeps) {
     },
   }
 }
+
+/** An environment for a Loupe child process: this PATH, and HOME and XDG dirs under `dir` only. */
+export const isolatedChildEnv = (dir: string): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: `${dir}/home`,
+  XDG_DATA_HOME: `${dir}/xdg-data`,
+  XDG_CONFIG_HOME: `${dir}/xdg-config`,
+  XDG_STATE_HOME: `${dir}/xdg-state`,
+  XDG_CACHE_HOME: `${dir}/xdg-cache`,
+})

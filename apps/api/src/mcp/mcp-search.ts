@@ -6,6 +6,8 @@ import { search } from '../features/history/history.service.js'
 import { hitText, utf8Bytes } from './mcp-text.js'
 import { MCP_ANSWER_BYTES, type SessionSearchArgs } from './mcp.schema.js'
 
+const SCAN_BUDGET_MS = 1000
+
 /** A page of the history search and how many of its hits earlier answers already gave. */
 type McpSearchCursor = { c: string | null; k: number }
 const isCursor = (p: unknown): p is McpSearchCursor => {
@@ -51,10 +53,18 @@ export function sessionSearch(deps: HistoryDeps, args: SessionSearchArgs): McpAn
     }
     from = decoded.value
   }
-  const answer = search(deps, toSearchInput(args, from.c, limit))
+  let answer = search(deps, toSearchInput(args, from.c, limit))
+  // While the index builds, the literal scan answers a page of storage at a time, often empty:
+  // an agent gets the first page with hits (or the scan's position after a second of reading).
+  const started = performance.now()
+  while (answer.mode === 'scan' && answer.hits.length === 0 && answer.cursor && performance.now() - started < SCAN_BUDGET_MS) {
+    from = { c: answer.cursor, k: 0 }
+    answer = search(deps, toSearchInput(args, from.c, limit))
+  }
   const hits = answer.hits.slice(from.k)
   const head = [
-    answer.hits.length === 0 && from.k === 0 ? `No hits for ${JSON.stringify(args.query.slice(0, 200))}.` : null,
+    answer.hits.length === 0 && from.k === 0
+      ? `No hits for ${JSON.stringify(args.query.slice(0, 200))}${answer.cursor ? ' in the part of history scanned so far' : ''}.` : null,
     answer.notice,
     answer.mode === 'scan' ? 'Literal scan (the index is not ready): hits in storage order, not ranked.' : null,
     answer.truncated ? 'Only the newest matches were ranked; a narrower query finds older ones.' : null,
