@@ -27,15 +27,26 @@ describe('MCP over stdio (mcp-main.ts, as OpenCode runs a local MCP server)', ()
     const client = new Client({ name: 'loupe-test', version: '0' })
     const t = transport(['--db', db, '--data-dir', path.join(dir, 'loupe')])
     await client.connect(t)
-    const hits = toolAnswer(await client.callTool({ name: 'session_search', arguments: { query: 'stdin', limit: 5 } }))
-    expect(hits.isError).toBe(false)
-    const first = (hits.data.hits as Array<{ sessionID: string; messageID: string | null }>).find((h) => h.messageID)!
-    const read = toolAnswer(await client.callTool({ name: 'session_read', arguments: { sessionID: first.sessionID, messageID: first.messageID } }))
+    // While its index builds, the server scans: a page may end before the first message hit.
+    let first: { sessionID: string; messageID: string | null } | undefined
+    let cursor: string | null = null
+    for (let page = 0; !first && page < 20; page++) {
+      const hits = toolAnswer(await client.callTool({ name: 'session_search', arguments: { query: 'stdin', limit: 5, ...(cursor ? { cursor } : {}) } }))
+      expect(hits.isError).toBe(false)
+      first = (hits.data.hits as Array<{ sessionID: string; messageID: string | null }>).find((h) => h.messageID)
+      cursor = hits.data.cursor as string | null
+      if (!cursor) break
+    }
+    expect(first).toBeDefined()
+    const read = toolAnswer(await client.callTool({ name: 'session_read', arguments: { sessionID: first!.sessionID, messageID: first!.messageID } }))
     expect(read.text).toContain(`>>> --- `)
-    expect(read.text).toContain(first.messageID!)
+    expect(read.text).toContain(first!.messageID!)
     const pid = t.pid!
+    let stderr = ''
+    t.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))
     await client.close()
     await expect.poll(() => { try { process.kill(pid, 0); return true } catch { return false } }, { timeout: 10_000 }).toBe(false)
+    expect(stderr).not.toMatch(/Error|exceeded/)
   })
 
   it('refuses to start without a database and says why on stderr', async () => {

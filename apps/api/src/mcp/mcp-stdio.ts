@@ -37,12 +37,13 @@ export async function runMcpStdio(options: McpStdioOptions): Promise<McpStdioRun
   let finish: () => void = () => {}
   const closed = new Promise<void>((resolve) => (finish = resolve))
   let closing: Promise<void> | null = null
-  const close = () => (closing ??= (async () => {
+  // Deferred a tick: closing the server closes the transport, whose onclose calls this again.
+  const close = () => (closing ??= Promise.resolve().then(async () => {
     await server.close()
     await searchIndex.close()
     opencode.db.close()
     finish()
-  })())
+  }))
   transport.onclose = () => void close()
   ;(options.input ?? process.stdin).once('end', () => void close())
   await server.connect(transport)
