@@ -53,7 +53,7 @@ const HELP = `usage: node generate.mjs --out DIR [options]
   --v2-sessions M      EXPERIMENTAL: also run M sessions through OpenCode's new
                        /api/session endpoints (sets OPENCODE_EXPERIMENTAL_EVENT_SYSTEM=1);
                        they are stored in table session_message, exported to sessions-v2/
-  --scenarios SET      scenario set: default (rotates over five), bloat (a long progress stream)
+  --scenarios SET      scenario set: default (rotates over five), bloat (a long progress stream), mcp (programmatic: needs the mcp option)
   --keep-work          keep the work dir (its data/opencode/ is OpenCode's real data dir)
   --delay MS           pause between streamed chunks of the mock model (default 0)
   --log-requests       write full request bodies to mock-requests.jsonl
