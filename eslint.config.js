@@ -16,7 +16,7 @@ export default tseslint.config(
   },
   {
     files: ['apps/api/src/**/*.ts'],
-    ignores: ['apps/api/src/config.ts', 'apps/api/src/main.ts'],
+    ignores: ['apps/api/src/config.ts', 'apps/api/src/main.ts', 'apps/api/src/mcp-main.ts'],
     rules: {
       'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Only config.ts reads process.env.' }],
     },

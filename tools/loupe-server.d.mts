@@ -15,4 +15,6 @@ export declare function startLoupeServer(options: {
   readyTimeoutMs?: number
   /** More command-line flags for Loupe, e.g. `['--opencode-url', url]`. */
   args?: string[]
+  /** Listen here instead of a free port (a client was configured with it beforehand). */
+  port?: number
 }): Promise<LoupeServerProcess>

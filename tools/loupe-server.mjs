@@ -28,8 +28,9 @@ export function freePort() {
   })
 }
 
-export async function startLoupeServer({ db, dir, token = 'test-token-at-least-24-chars', verbose = false, readyTimeoutMs = 60_000, args: extraArgs = [] }) {
-  const port = await freePort()
+export async function startLoupeServer({ db, dir, token = 'test-token-at-least-24-chars', verbose = false, readyTimeoutMs = 60_000, args: extraArgs = [], port: fixedPort }) {
+  // A fixed port serves a client configured before Loupe starts (OpenCode's remote MCP entry).
+  const port = fixedPort ?? await freePort()
   const env = { PATH: process.env.PATH, LOUPE_TOKEN: token, HOME: path.join(dir, 'home') }
   for (const name of ['DATA', 'CONFIG', 'STATE', 'CACHE']) env[`XDG_${name}_HOME`] = path.join(dir, `xdg-${name.toLowerCase()}`)
   fs.mkdirSync(env.HOME, { recursive: true })

@@ -53,7 +53,7 @@ const HELP = `usage: node generate.mjs --out DIR [options]
   --v2-sessions M      EXPERIMENTAL: also run M sessions through OpenCode's new
                        /api/session endpoints (sets OPENCODE_EXPERIMENTAL_EVENT_SYSTEM=1);
                        they are stored in table session_message, exported to sessions-v2/
-  --scenarios SET      scenario set: default (rotates over five), bloat (a long progress stream)
+  --scenarios SET      scenario set: default (rotates over five), bloat (a long progress stream), mcp (programmatic: needs the mcp option)
   --keep-work          keep the work dir (its data/opencode/ is OpenCode's real data dir)
   --delay MS           pause between streamed chunks of the mock model (default 0)
   --log-requests       write full request bodies to mock-requests.jsonl
@@ -175,8 +175,9 @@ export function isolatedEnv(work, configPath) {
   }
 }
 
-export function writeConfig(file, mockUrl) {
+export function writeConfig(file, mockUrl, mcp) {
   const config = {
+    ...(mcp ? { mcp } : {}),
     $schema: "https://opencode.ai/config.json",
     model: "mock/scripted",
     small_model: "mock/scripted", // title generation also goes to the mock
@@ -553,7 +554,7 @@ export async function generate(options) {
   // opencode
   fs.rmSync(opts.work, { recursive: true, force: true })
   const configPath = path.join(opts.work, "config", "opencode", "opencode.json")
-  writeConfig(configPath, mock.url)
+  writeConfig(configPath, mock.url, opts.mcp)
   const env = isolatedEnv(opts.work, configPath)
   if (opts.v2Sessions > 0) env.OPENCODE_EXPERIMENTAL_EVENT_SYSTEM = "1"
   if (!hasRg) {
@@ -573,7 +574,11 @@ export async function generate(options) {
     log(`opencode serve on ${oc.url} (${T.serverUp - T.installed} ms to start)`)
     const api = apiClient(oc.url)
 
-    const rows = await lanes(plans, (p) => p.directory, async (plan) => {
+    // With a beforeSession hook (e.g. starting an MCP server on OpenCode's DB once it exists) the
+    // sessions run one after another, so the hook runs between them.
+    const dbPath = path.join(opts.work, "data", "opencode", "opencode.db")
+    const rows = await lanes(plans, (p) => (opts.beforeSession ? "one" : p.directory), async (plan) => {
+      await opts.beforeSession?.({ index: plan.index, directory: plan.directory, dbPath })
       const row = await runSession({ api, ...plan, timeoutMs: opts.timeout * 1000 })
       log(`session ${plan.index + 1}/${plans.length} ${row.scenario} ${row.id} ${row.ms} ms${row.problems.length ? " PROBLEMS: " + row.problems.join("; ") : ""}`)
       return row

@@ -13,6 +13,7 @@ import { createOwnerAuth } from './http/auth.js'
 import { createHostGuard } from './http/host-guard.js'
 import { capConnectionsPerAddress, fastifyServerOptions } from './http/server-limits.js'
 import { createSpa, unauthorizedPage } from './http/spa.js'
+import { mcpRoutes } from './mcp/mcp.routes.js'
 import { shareRoutes } from './share/share.routes.js'
 import { appRouter, type AppRouter } from './trpc/app-router.js'
 import { createContextFactory } from './trpc/context.js'
@@ -97,6 +98,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     await owner.register(fastifyTRPCPlugin, { prefix: '/trpc', trpcOptions })
     registerGalleryRoutes(owner, deps, thumbnails)
   })
+
+  // MCP for agents: its own scope, Bearer only (mcp/mcp.routes.ts).
+  await app.register(async (mcp) => mcpRoutes(mcp, deps, auth))
 
   // Share links: their own scope, outside the owner's; the host guard above still applies.
   await app.register(async (shared) => shareRoutes(shared, deps, thumbnails))

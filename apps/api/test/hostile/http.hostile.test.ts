@@ -13,7 +13,7 @@ const requestArb = fc.record({
   method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
   path: fc.oneof(
     fc.constantFrom(...paths).map((p) => `/trpc/${p}`),
-    fc.constantFrom('/trpc/', '/trpc/a,b,c', '/api/', '/api/sessions/x/images/y', '/s/abc', '/healthz', '/%2e%2e/%2e%2e/etc/passwd', '/index.html'),
+    fc.constantFrom('/trpc/', '/trpc/a,b,c', '/api/', '/api/sessions/x/images/y', '/s/abc', '/healthz', '/%2e%2e/%2e%2e/etc/passwd', '/index.html', '/mcp'),
     hostileString.map((s) => `/trpc/${encodeURIComponent(s).slice(0, 2000)}`),
   ),
   query: fc.oneof(
