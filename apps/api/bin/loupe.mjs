@@ -4,6 +4,11 @@
 import { register } from 'tsx/esm/api'
 
 register()
-const { runCli } = await import('../src/cli/loupe.ts')
-const code = await runCli(process.argv.slice(2), process.env, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) })
-process.stdout.write('', () => process.exit(code))
+// `loupe mcp` speaks the protocol on stdout for as long as its client keeps it open.
+if (process.argv[2] === 'mcp') {
+  await import('../src/mcp-main.ts')
+} else {
+  const { runCli } = await import('../src/cli/loupe.ts')
+  const code = await runCli(process.argv.slice(2), process.env, { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) })
+  process.stdout.write('', () => process.exit(code))
+}

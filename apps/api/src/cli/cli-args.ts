@@ -22,6 +22,8 @@ export interface CliOptions {
   json: boolean
   keepBackup: boolean
   help: boolean
+  /** `compact --apply` (no value): write; without it a dry run. */
+  applyFlag: boolean
   /** `clean`: the rule (validated by the command) and the fingerprint to apply. */
   idleDays?: string
   project?: string
@@ -43,6 +45,11 @@ export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string):
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    // `compact --apply` takes no value; `clean --apply FINGERPRINT` does.
+    if (name === '--apply' && inline === undefined && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('-'))) {
+      flags.add(name)
+      continue
+    }
     if (VALUE_FLAGS.has(name)) {
       const value = inline ?? argv[++i]
       if (value === undefined || value === '') throw new CliUsageError(`${name} needs a value`)
@@ -68,6 +75,7 @@ export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string):
       project: values.get('--project'),
       minToolKb: values.get('--min-tool-kb'),
       apply: values.get('--apply'),
+      applyFlag: flags.has('--apply') || values.has('--apply'),
       opencode: { url: env.LOUPE_OPENCODE_URL || null, username: env.OPENCODE_SERVER_USERNAME || null, password: env.OPENCODE_SERVER_PASSWORD || null },
     },
   }

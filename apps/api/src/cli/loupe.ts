@@ -2,6 +2,7 @@ import { isAppError } from '../errors.js'
 import { CliUsageError, parseCliArgs, type CliEnv, type CliOptions } from './cli-args.js'
 import { EXIT, type CliIo, type CommandResult } from './cli-io.js'
 import { cleanCommand } from './clean.command.js'
+import { compactCommand } from './compact.command.js'
 import { doctorCommand } from './doctor.command.js'
 import { reclaimCommand } from './reclaim.command.js'
 
@@ -13,6 +14,7 @@ interface Command {
 /** One entry per command, one file each. */
 const COMMANDS: Record<string, Command> = {
   doctor: { summary: 'where the bytes of the database are (read-only)', run: doctorCommand },
+  compact: { summary: 'redact superseded snapshots in the event log; a dry run unless --apply', run: compactCommand },
   reclaim: { summary: 'rebuild the file with VACUUM INTO and swap it in (OpenCode must be stopped)', run: reclaimCommand },
   clean: { summary: 'retention clean-up: --idle-days N [--project ID] [--min-tool-kb K]; a dry run unless --apply FINGERPRINT', run: cleanCommand },
 }
@@ -29,7 +31,10 @@ ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`)
   --idle-days N    clean: sessions with no activity for at least N days
   --project ID     clean: only this project's sessions
   --min-tool-kb K  clean: only tool parts stored at K KB or more (else all tool calls and reasoning)
+  --apply          compact: write (without it, a dry run that only counts)
   --apply FP       clean: apply the dry run whose fingerprint is FP (refused with exit 2 if anything changed)
+
+  mcp [--db PATH] [--data-dir DIR]   serve the MCP tools (session_search, session_read, storage_report) on stdio
 
 Exit status: 0 done, 2 refused (the reason is in the output), 1 error.
 `
