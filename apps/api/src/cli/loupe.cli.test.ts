@@ -108,3 +108,24 @@ describe('loupe clean', () => {
   }, 120_000)
 })
 
+
+describe('loupe compact', () => {
+  it('counts in a dry run (exit 0, nothing written), redacts with --apply, and a second run finds nothing', async () => {
+    const { dir, db } = await workDir(true)
+    const before = sha(db)
+    const dry = await runLoupe(dir, ['compact', '--db', 'opencode.db', '--json'])
+    expect(dry.code).toBe(0)
+    const planned = JSON.parse(dry.stdout) as Record<string, any>
+    expect(Object.keys(planned)).toEqual(expect.arrayContaining(['status', 'dryRun', 'sessions', 'eventsRedacted', 'eventBytesBefore', 'eventBytesAfter', 'refused']))
+    expect(planned).toMatchObject({ status: 'done', dryRun: true })
+    expect(planned.eventsRedacted).toBeGreaterThan(0)
+    expect(planned.eventBytesAfter).toBeLessThan(planned.eventBytesBefore)
+    expect(sha(db)).toBe(before)
+
+    const applied = await runLoupe(dir, ['compact', '--db', 'opencode.db', '--apply', '--json'])
+    expect(applied.code).toBe(0)
+    expect(JSON.parse(applied.stdout)).toMatchObject({ status: 'done', dryRun: false, eventsRedacted: planned.eventsRedacted, eventBytesAfter: planned.eventBytesAfter })
+    const again = await runLoupe(dir, ['compact', '--db', 'opencode.db', '--json'])
+    expect(JSON.parse(again.stdout)).toMatchObject({ status: 'done', eventsRedacted: 0 })
+  })
+})
