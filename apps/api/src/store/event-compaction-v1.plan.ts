@@ -1,5 +1,5 @@
 import { isObject, type JsonObject } from '@loupe/domain'
-import { minimalV1Part } from './prune-v1.store.js'
+import { minimalV1Part } from './minimal-v1-part.js'
 
 /** One event row as the compaction scan reads it: metadata and the few fields a redaction needs, never the whole payload. */
 export interface ScannedEvent {

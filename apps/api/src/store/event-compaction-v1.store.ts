@@ -1,6 +1,5 @@
 import type { SqliteDb } from '../lib/sqlite.js'
-import { planSessionCompaction, SNAPSHOT_TYPES, type Redaction, type ScannedEvent } from './event-compaction-v1.plan.js'
-import type { EventCompactionRole } from './event-compaction.store.js'
+import { SNAPSHOT_TYPES, type Redaction, type ScannedEvent } from './event-compaction-v1.plan.js'
 
 /** A session's share of the event log, for choosing what to compact and for the totals. */
 export interface EventLogSession {
@@ -85,11 +84,3 @@ export function applyRedactions(db: SqliteDb, sessionID: string, batch: readonly
   return { before, after }
 }
 
-/** The 1.x event log's compaction role (event-compaction.store.ts); none when the file has no event log. */
-export function createV1EventCompaction(hasEventLog: boolean): EventCompactionRole {
-  if (!hasEventLog) return { log: null, note: null }
-  return {
-    log: { listSessions: listEventLogSessions, scan: scanSessionEvents, plan: planSessionCompaction, newestStillThere, apply: applyRedactions },
-    note: null,
-  }
-}

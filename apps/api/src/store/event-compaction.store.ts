@@ -1,6 +1,7 @@
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { PlanOutcome, Redaction, ScannedEvent } from './event-compaction-v1.plan.js'
-import type { EventLogSession } from './event-compaction-v1.store.js'
+import { planSessionCompaction } from './event-compaction-v1.plan.js'
+import { applyRedactions, listEventLogSessions, newestStillThere, scanSessionEvents, type EventLogSession } from './event-compaction-v1.store.js'
 
 export type { EventLogSession } from './event-compaction-v1.store.js'
 export type { PlanOutcome, Redaction, ScannedEvent, SessionCompactionPlan } from './event-compaction-v1.plan.js'
@@ -24,4 +25,13 @@ export interface EventCompactionStore {
 export interface EventCompactionRole {
   log: EventCompactionStore | null
   note: string | null
+}
+
+/** The 1.x event log's compaction role; none when the file has no event log. */
+export function createV1EventCompaction(hasEventLog: boolean): EventCompactionRole {
+  if (!hasEventLog) return { log: null, note: null }
+  return {
+    log: { listSessions: listEventLogSessions, scan: scanSessionEvents, plan: planSessionCompaction, newestStillThere, apply: applyRedactions },
+    note: null,
+  }
 }

@@ -2,29 +2,13 @@ import { isObject } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { collectMediaRefs, mayHoldMediaRef, releaseMediaRefs, type MediaSupport } from './media-blob.js'
 import type { StorageLayout } from './probe.js'
+import { minimalV1Part } from './minimal-v1-part.js'
 import { chunk } from './session-row.js'
 import { nextEventIds } from './event-ids.js'
 import type { EventLocator } from './event-locator.js'
 import type { SharedRoles } from './opencode-store.js'
 import { readSessionFence } from './session-fence.js'
 import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune.store.js'
-
-type Json = Record<string, unknown>
-
-/**
- * The part an earlier `message.part.updated.1` event is redacted to (opencode-storage.md §10.3):
- * same identity, no content, still valid for OpenCode's event schema. A replay creates this empty
- * placeholder, and the appended `message.part.removed.1` deletes it again.
- */
-export function minimalV1Part(part: Json): Json {
-  const ids = { id: part.id, sessionID: part.sessionID, messageID: part.messageID }
-  if (part.type === 'tool') {
-    return { ...ids, type: 'tool', callID: part.callID, tool: part.tool, state: { status: 'pending', input: {}, raw: '' } }
-  }
-  const time = isObject(part.time) ? part.time : {}
-  const start = typeof time.start === 'number' ? time.start : 0
-  return { ...ids, type: 'reasoning', text: '', time: { start } }
-}
 
 /**
  * OpenCode 1.x (`message` + `part` + the event log): delete the part rows, redact their earlier

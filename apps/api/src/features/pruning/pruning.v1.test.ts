@@ -3,7 +3,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCaller, createTestDeps, realFixture, type RealFixture, type TestDeps } from '../../../test/harness.js'
 import { byTable, diffSnapshots, snapshotDb } from '../../../test/fixtures/pruning/db-snapshot.js'
 import { fixtureIds } from '../../../test/fixtures/pruning/fixture-ids.js'
-import { minimalV1Part } from '../../store/prune-v1.store.js'
+import { minimalV1Part } from '../../store/minimal-v1-part.js'
 import { collectPruned, readMessage, withRaw, type Caller } from '../../../test/fixtures/pruning/prune-helpers.js'
 
 // The "tour" session of the real fixture: reasoning, text, two tools, then more turns.

@@ -2,54 +2,10 @@ import { LIMITS } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { pruneBatch, pruneMessage, type PruneResult } from '../pruning/pruning.service.js'
 import { planClean, type CleanPlan, type CleanSession } from './clean-plan.service.js'
+import { emptyTally, type CleanResult, type CleanRunner } from './clean-runner.js'
 import type { CleanApplyInput } from './storage.schema.js'
 
-export interface CleanTally {
-  sessions: number
-  messages: number
-  parts: number
-  bytes: number
-  tokens: number
-  /** Messages a prune refused (changed since the plan, OpenCode working in the session, …). */
-  blocked: number
-}
-
-export type CleanResult = { status: 'done' | 'stopped'; pruned: CleanTally; planned: Pick<CleanPlan, 'sessions' | 'parts' | 'bytes' | 'tokens'>; message: string }
-
-export type CleanState =
-  | { state: 'idle' }
-  | { state: 'running'; startedAt: number; done: CleanTally; total: { sessions: number; messages: number }; stopping: boolean }
-  | { state: 'finished'; startedAt: number; finishedAt: number; result: CleanResult }
-
-/** The one clean-up a Loupe process runs at a time: progress for polling, and a stop between batches. */
-export interface CleanRunner {
-  state(): CleanState
-  begin(total: { sessions: number; messages: number }, at: number): boolean
-  progress(done: CleanTally): void
-  stop(): boolean
-  stopping(): boolean
-  finish(result: CleanResult, at: number): void
-}
-
-const emptyTally = (): CleanTally => ({ sessions: 0, messages: 0, parts: 0, bytes: 0, tokens: 0, blocked: 0 })
-
-export function createCleanRunner(): CleanRunner {
-  let current: CleanState = { state: 'idle' }
-  return {
-    state: () => current,
-    begin(total, at) {
-      if (current.state === 'running') return false
-      current = { state: 'running', startedAt: at, done: emptyTally(), total, stopping: false }
-      return true
-    },
-    progress: (done) => void (current.state === 'running' && (current = { ...current, done })),
-    stop: () => current.state === 'running' && !!(current = { ...current, stopping: true }),
-    stopping: () => current.state === 'running' && current.stopping,
-    finish(result, at) {
-      if (current.state === 'running') current = { state: 'finished', startedAt: current.startedAt, finishedAt: at, result }
-    },
-  }
-}
+export { createCleanRunner, type CleanResult, type CleanRunner, type CleanState, type CleanTally } from './clean-runner.js'
 
 export type CleanStart =
   | { status: 'started'; sessions: number; parts: number; bytes: number; tokens: number }

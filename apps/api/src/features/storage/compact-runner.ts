@@ -1,4 +1,4 @@
-import type { CompactAnswer, CompactProgress } from './compact.service.js'
+import type { CompactAnswer, CompactProgress } from './compact-answer.js'
 
 /** The state of the one compaction a Loupe process writes at a time (dry runs do not take it). */
 export type CompactRun =

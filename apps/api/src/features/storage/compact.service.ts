@@ -12,7 +12,10 @@ import {
 import type { PruneStore } from '../../store/prune.store.js'
 import { checkWriteTarget, fenceSession } from '../pruning/fences.js'
 import { checkLiveSession } from '../../opencode/live-guard.js'
+import type { CompactAnswer, CompactProgress, CompactSession } from './compact-answer.js'
 import type { CompactInput } from './storage.schema.js'
+
+export type { CompactAnswer, CompactProgress, CompactSession } from './compact-answer.js'
 
 export type CompactDeps = Pick<AppDeps, 'opencode' | 'config' | 'opencodeClient' | 'clock'>
 
@@ -20,44 +23,6 @@ export type CompactDeps = Pick<AppDeps, 'opencode' | 'config' | 'opencodeClient'
 interface CompactTarget {
   log: EventCompactionStore
   fences: PruneStore
-}
-
-export interface CompactSession {
-  sessionID: string
-  title: string
-  events: number
-  eventsRedacted: number
-  eventBytesBefore: number
-  eventBytesAfter: number
-  alreadyRedacted: number
-  kept: number
-  unknownTypes: number
-}
-
-/**
- * The answer `storage.compact` and `loupe compact` give. `sessions`: sessions in which events were (or,
- * in a dry run, would be) redacted; the byte totals cover every session with events, refused ones
- * unchanged. `stopped`: asked to stop, or OpenCode became busy mid-run (`detail` says which).
- */
-export interface CompactAnswer {
-  status: 'done' | 'stopped' | 'refused'
-  dryRun: boolean
-  sessions: number
-  eventsRedacted: number
-  eventBytesBefore: number
-  eventBytesAfter: number
-  refused: { sessionID: string; reason: string }[]
-  perSession: CompactSession[]
-  detail: string | null
-  notes: string[]
-}
-
-export interface CompactProgress {
-  sessionID: string
-  sessionsDone: number
-  sessionsTotal: number
-  eventBytesDone: number
-  eventBytesTotal: number
 }
 
 /** Event payload bytes per write transaction: a commit never holds OpenCode off for long. */

@@ -1,4 +1,4 @@
-import { createCleanRunner, type CleanRunner } from './clean-apply.service.js'
+import { createCleanRunner, type CleanRunner } from './clean-runner.js'
 import { createDoctorRuntime, type DoctorRuntime } from './doctor.service.js'
 import { createReclaimRunner, type ReclaimRunner } from './reclaim-runner.js'
 
