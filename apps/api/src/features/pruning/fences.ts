@@ -31,7 +31,10 @@ export function checkWriteTarget(opencode: OpenCodeHandle, store: PruneStore): P
     // The connection's temp schema holds only Loupe's own scratch tables (the session totals), which shadow nothing of OpenCode's.
     db.allSql<{ tbl_name: string }>(`SELECT tbl_name FROM sqlite_temp_master`).some((m) => !LOUPE_TABLE.test(m.tbl_name)) ||
     !sameSet(tables, layout.tables.filter((t) => !LOUPE_TABLE.test(t))) ||
-    store.tables.some((t) => !sameSet(db.allSql<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [t]).map((c) => c.name), layout.columns[t] ?? []))
+    // Every probed table's columns, not only this generation's: the version checked here is shared by
+    // both generations' writes, and receipts (kv) and media (blob, blob_ref) are written by both.
+    [...new Set([...store.tables, ...Object.keys(layout.columns)])].some((t) =>
+      !sameSet(db.allSql<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [t]).map((c) => c.name), layout.columns[t] ?? []))
   if (changed) return { reason: 'unsupported_storage', detail: 'The database schema changed since Loupe opened it; restart Loupe.' }
   store.schema.checkedVersion = version
   return undefined

@@ -138,6 +138,14 @@ describe('every refusal writes nothing', () => {
     await expectRefusal(deps, () => caller.pruning.prune({ sessionID: SESSION, messageID: MESSAGE, revision, indexes: [TOOL_INDEX] }), 'unsupported_storage')
   })
 
+  it('answers unsupported_storage when a table the other generation writes changed after Loupe opened it', async () => {
+    const { deps, caller } = await open()
+    const { revision } = await readMessage(caller, SESSION, MESSAGE, 'v1')
+    // session_message is 2.x's: a 1.x prune must still see the change, or a later 2.x one would skip the check.
+    withRaw(deps, (db) => db.exec(`ALTER TABLE session_message ADD COLUMN extra TEXT`))
+    await expectRefusal(deps, () => caller.pruning.prune({ sessionID: SESSION, messageID: MESSAGE, revision, indexes: [TOOL_INDEX] }), 'unsupported_storage')
+  })
+
   it('previews a refusal the same way before anything is confirmed', async () => {
     const { caller } = await open((db) => db.prepare(`UPDATE session SET time_compacting = 1 WHERE id = ?`).run(SESSION))
     expect(await caller.pruning.preview({ sessionID: SESSION, messageID: MESSAGE })).toMatchObject({ status: 'blocked', reason: 'maintenance_required' })
