@@ -27,16 +27,42 @@ function procHolders(file: string, self: number): number[] | null {
   }
   if (pids.length === 0) return null
   const targets = new Set([file, `${file}-wal`])
-  return pids.filter((pid) => processLinks(Number(pid)).some((link) => targets.has(link))).map(Number)
+  const owner = ownerOf(file)
+  const holders: number[] = []
+  for (const pid of pids) {
+    const links = readLinks(Number(pid))
+    // A process of the file's owner whose descriptors Loupe may not read (another user's Loupe, hidepid,
+    // a container) could be OpenCode: the answer is then unknown, never "nobody holds it".
+    if (links === 'denied') {
+      if (owner === undefined || ownerOf(`/proc/${pid}`) === owner) return null
+      continue
+    }
+    if (links.some((link) => targets.has(link))) holders.push(Number(pid))
+  }
+  return holders
+}
+
+function ownerOf(path: string): number | undefined {
+  try {
+    return fs.statSync(path).uid
+  } catch {
+    return undefined
+  }
 }
 
 /** Where a process's file descriptors point (`/proc/<pid>/fd`); empty when it is gone or not ours to read. */
 export function processLinks(pid: number): string[] {
+  const links = readLinks(pid)
+  return links === 'denied' ? [] : links
+}
+
+function readLinks(pid: number): string[] | 'denied' {
   let fds: string[]
   try {
     fds = fs.readdirSync(`/proc/${pid}/fd`)
-  } catch {
-    return []
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'EACCES' || code === 'EPERM' ? 'denied' : []
   }
   const links: string[] = []
   for (const fd of fds) {
