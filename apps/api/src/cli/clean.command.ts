@@ -23,6 +23,7 @@ function ruleOf(options: CliOptions) {
  */
 export async function cleanCommand(options: CliOptions, io: CliIo): Promise<CommandResult> {
   const rule = ruleOf(options)
+  if (options.applyFlag && !options.apply) throw new CliUsageError('clean --apply needs the fingerprint its dry run printed')
   const opencode = openForCli(options.db)
   const progress = createProgress(io)
   const deps = await createCliAppDeps(opencode, options.dataDir, options.opencode)

@@ -131,13 +131,35 @@ function planAll(deps: CandidatesDeps, bySession: Map<string, Map<string, Set<st
   return answer
 }
 
-/** Sessions OpenCode may be running move from the plan to `locked`, so a clean-up never starts on them. */
+/** Take a session's planned messages out of the totals. */
+function subtract(totals: CandidatesAnswer['totals'], planned: CandidateSession['candidates']) {
+  totals.messages -= planned.length
+  for (const c of planned) {
+    totals.tools -= c.toolCount
+    totals.reasoning -= c.reasoningCount
+    totals.bytes -= c.bytes
+    totals.tokens -= c.tokens
+  }
+}
+
+/**
+ * Sessions OpenCode may be running move from the plan to `locked`, so a clean-up never starts on
+ * them; a session deleted since the index read it drops out rather than failing the whole plan.
+ */
 async function withoutLocked(deps: CandidatesDeps, answer: CandidatesAnswer): Promise<CandidatesAnswer> {
   if (answer.sessions.length === 0) return answer
-  const resolved = answer.sessions.map((s) => resolveSession(deps.opencode, s.sessionID, s.storage))
-  const verdicts = await checkLive(deps, resolved)
-  const open: CandidateSession[] = []
+  const present: Array<{ s: CandidateSession; resolved: ReturnType<typeof resolveSession> }> = []
   for (const s of answer.sessions) {
+    try {
+      present.push({ s, resolved: resolveSession(deps.opencode, s.sessionID, s.storage) })
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'not_found') throw error
+      subtract(answer.totals, s.candidates)
+    }
+  }
+  const verdicts = await checkLive(deps, present.map((p) => p.resolved))
+  const open: CandidateSession[] = []
+  for (const { s } of present) {
     const verdict = verdicts.get(liveKey({ storage: s.storage, id: s.sessionID }))
     if (verdict?.state !== 'locked') {
       open.push(s)
@@ -145,13 +167,7 @@ async function withoutLocked(deps: CandidatesDeps, answer: CandidatesAnswer): Pr
     }
     const { candidates: planned, ...head } = s
     answer.locked.push({ ...head, messages: planned.length, lock: verdict.lock })
-    answer.totals.messages -= planned.length
-    for (const c of planned) {
-      answer.totals.tools -= c.toolCount
-      answer.totals.reasoning -= c.reasoningCount
-      answer.totals.bytes -= c.bytes
-      answer.totals.tokens -= c.tokens
-    }
+    subtract(answer.totals, planned)
   }
   answer.sessions = open
   answer.totals.sessions = open.length

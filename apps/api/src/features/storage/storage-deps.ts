@@ -20,7 +20,12 @@ export function reclaimDepsOf(deps: AppDeps): ReclaimDeps {
     opencodeClient: deps.opencodeClient,
     clock: deps.clock,
     runner: deps.storage.reclaim,
-    busyWith: () => (deps.storage.doctor.job ? 'The storage doctor is still scanning the file; reclaim when it has finished.' : null),
+    // Work of this process that reads or writes the file on the connection a swap closes.
+    busyWith: () =>
+      deps.storage.doctor.job ? 'The storage doctor is still scanning the file; reclaim when it has finished.'
+      : deps.compaction.status().state === 'running' ? 'The event log is being compacted; reclaim when it has finished (or stop it).'
+      : deps.storage.clean.state().state === 'running' ? 'A clean-up is running; reclaim when it has finished (or stop it).'
+      : null,
     sidecar: {
       release: async () => {
         oldIndex = deps.searchIndex.file
