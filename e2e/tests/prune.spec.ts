@@ -137,6 +137,8 @@ test.describe('prune', () => {
     await page.goto(`${server.baseURL}/storage?token=${server.token}`)
     const panel = page.getByRole('region', { name: 'Reclaim space' })
     await expect(panel).toContainText('Free inside the file')
+    // The page's doctor scans the file on its own connection first; reclaim waits for it, as a person would.
+    await expect(page.getByText(/Scanned in/)).toBeVisible({ timeout: 30_000 })
     await snapshot(page, testInfo, 'prune-08-storage')
     await panel.getByRole('button', { name: 'Reclaim space' }).click()
     await expect(panel.locator('.banner-info')).toContainText('→', { timeout: 30_000 })
