@@ -49,10 +49,27 @@ export function messageRole(message: NativeMessage): string {
   return typeof role === 'string' ? role : 'unknown'
 }
 
+/** The message's own fields: 1.x `message.data` (info), 2.x the `session_message` row's data. */
+export function messageInfo(message: NativeMessage): JsonObject {
+  return message.storage === 'v1' ? message.info : message.message
+}
+
+/** Text a 2.x row carries itself (a user or synthetic message's `text`), beside its content items; '' for 1.x. */
+export function messageOwnText(message: NativeMessage): string {
+  const text = message.storage === 'v2' ? message.message.text : undefined
+  return typeof text === 'string' ? text : ''
+}
+
+/** `time.created` when set, else 0 (ms). */
+export function messageCreatedAt(message: NativeMessage): number {
+  const time = messageInfo(message).time
+  const created = typeof time === 'object' && time !== null ? (time as JsonObject).created : undefined
+  return typeof created === 'number' && Number.isFinite(created) ? created : 0
+}
+
 /** `time.completed` when set: the design's test for a finished message. */
 export function messageCompletedAt(message: NativeMessage): number | undefined {
-  const data = message.storage === 'v1' ? message.info : message.message
-  const time = data.time
+  const time = messageInfo(message).time
   if (typeof time !== 'object' || time === null) return undefined
   const completed = (time as JsonObject).completed
   return typeof completed === 'number' && Number.isFinite(completed) && completed > 0 ? completed : undefined

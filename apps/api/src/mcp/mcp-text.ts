@@ -1,4 +1,4 @@
-import { messageContent, messageRole, summarizeToolInput, type NativeMessage, type SnippetSegment } from '@loupe/domain'
+import { messageContent, messageCreatedAt, messageInfo, messageOwnText, messageRole, summarizeToolInput, type NativeMessage, type SnippetSegment } from '@loupe/domain'
 import type { SearchHit } from '../features/history/history-scope.js'
 
 const encoder = new TextEncoder()
@@ -72,12 +72,11 @@ function itemText(item: unknown): string | null {
 
 /** A whole message as readable text: a header line, then each part that says something. */
 export function messageText(message: NativeMessage, marked: boolean): string {
-  const info = message.storage === 'v1' ? message.info : message.message
+  const info = messageInfo(message)
   const role = messageRole(message)
-  const created = obj(info.time).created
-  const head = `${marked ? '>>> ' : ''}--- ${role} message ${message.id} — ${iso(typeof created === 'number' ? created : 0)}${str(info.agent) ? ` — agent ${str(info.agent)}` : ''}`
+  const head = `${marked ? '>>> ' : ''}--- ${role} message ${message.id} — ${iso(messageCreatedAt(message))}${str(info.agent) ? ` — agent ${str(info.agent)}` : ''}`
   if (message.omitted) return `${head}\n(its content is too large to read here: ${message.omitted.bytes} bytes)`
-  const own = message.storage === 'v2' && str(message.message.text) ? [clip(str(message.message.text).trim(), PART_CHARS.text)] : []
+  const own = messageOwnText(message) ? [clip(messageOwnText(message).trim(), PART_CHARS.text)] : []
   const parts = messageContent(message).map(itemText).filter((t): t is string => !!t)
   return [head, ...own, ...parts].join('\n')
 }

@@ -1,4 +1,4 @@
-import { LIMITS, messageCompletedAt, messageRole, type NativeMessage } from '@loupe/domain'
+import { LIMITS, messageCompletedAt, messageCreatedAt, messageRole, type NativeMessage } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { OpenCodeStore, SessionRecord } from '../store/store.js'
 
@@ -35,14 +35,9 @@ function activityOf(db: SqliteDb, store: OpenCodeStore, session: SessionRecord):
   let unfinished = false
   for (const message of messages) {
     const completed = messageCompletedAt(message)
-    lastActiveAt = Math.max(lastActiveAt, createdAt(message), completed ?? 0)
+    lastActiveAt = Math.max(lastActiveAt, messageCreatedAt(message), completed ?? 0)
     if (messageRole(message) === 'assistant' && completed === undefined) unfinished = true
   }
   return { lastActiveAt, unfinished }
 }
 
-function createdAt(message: NativeMessage): number {
-  const time = (message.storage === 'v1' ? message.info : message.message).time
-  const created = typeof time === 'object' && time !== null ? (time as Record<string, unknown>).created : undefined
-  return typeof created === 'number' && Number.isFinite(created) ? created : 0
-}

@@ -1,3 +1,4 @@
+import type { StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import type { StorageLayout } from '../../store/probe.js'
 import {
@@ -10,7 +11,7 @@ export const DOCTOR_TOP_SESSIONS = 50
 
 export interface DoctorSession {
   id: string
-  storage: 'v1' | 'v2'
+  storage: StorageGeneration
   title: string
   projectID: string
   /** Message and part (or 2.x message) bytes plus the session's event log. */
