@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { freePort } from './loupe-server.mjs'
 import { ensureOpencode, isolatedEnv, writeConfig } from './opencode-real/generate.mjs'
 
 // A process launcher beside loupe-server.mjs: the api's tests and the e2e suite start the real
@@ -41,7 +42,10 @@ export async function startOpenCodeServe(options: { dbPath: string; password?: s
   fs.mkdirSync(cwd)
   const logFile = path.join(work, 'opencode.log')
   const log = fs.openSync(logFile, 'a')
-  const child = spawn(bin, ['serve', '--port', '0', '--hostname', '127.0.0.1', '--print-logs'], { cwd, env, stdio: ['ignore', 'pipe', log] })
+  // Not `--port 0`: OpenCode then tries 4096 first, so a test that stops its server and expects
+  // nothing at that URL could meet another test's OpenCode there.
+  const port = await freePort()
+  const child = spawn(bin, ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--print-logs'], { cwd, env, stdio: ['ignore', 'pipe', log] })
   let exited = false
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())))
   const authorization = options.password ? `Basic ${Buffer.from(`opencode:${options.password}`).toString('base64')}` : null
