@@ -35,6 +35,8 @@ export interface Config {
   locateEnv: { OPENCODE_DB?: string; OPENCODE_DISABLE_CHANNEL_DB?: string; XDG_DATA_HOME?: string; HOME?: string }
 }
 
+/** While OpenCode holds the file and no server of it answers, sessions active this recently are left alone. */
+export const DEFAULT_LIVE_WINDOW_MINUTES = 10
 export const DEFAULT_PORT = 4455
 /** A LOUPE_TOKEN guards the whole history on the LAN; the random default is 32 characters. */
 export const MIN_TOKEN_CHARS = 24
@@ -63,7 +65,7 @@ export function loadConfig(argv: readonly string[], env: Record<string, string |
     host: env.LOUPE_HOST || '127.0.0.1',
     dataDir: env.LOUPE_HOME || path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'loupe'),
     opencodeUrl: env.LOUPE_OPENCODE_URL || null,
-    liveWindowMinutes: env.LOUPE_LIVE_WINDOW_MINUTES || 10,
+    liveWindowMinutes: env.LOUPE_LIVE_WINDOW_MINUTES || DEFAULT_LIVE_WINDOW_MINUTES,
     open: true,
   }
   for (let i = 0; i < argv.length; i++) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
+import { DEFAULT_LIVE_WINDOW_MINUTES } from '../config.js'
 import type { AppDeps } from '../deps.js'
 import { createConversationDeps } from '../features/conversation/conversation.deps.js'
 import { createPruningRuntime } from '../features/pruning/pruning-runtime.js'
@@ -14,9 +15,6 @@ import { createOpenCodeClient } from '../opencode/opencode-client.js'
 import type { OpenCodeHandle } from '../store/open-opencode.js'
 import type { CliOpenCode } from './cli-args.js'
 
-// The server's default (`--live-window-minutes 10`).
-const LIVE_WINDOW_MS = 10 * 60_000
-
 /**
  * The deps the prune path needs, built without listening: Loupe's own database and its search
  * sidecar (a prune re-indexes what it changed), and the OpenCode client the live guard asks
@@ -30,7 +28,7 @@ export async function createCliAppDeps(opencode: OpenCodeHandle, dataDir: string
   const deps: AppDeps & { close(): Promise<void> } = {
     config: {
       host: '127.0.0.1', port: 0, token: randomBytes(24).toString('base64url'), dataDir,
-      allowedHostNames: [], lanAddresses: [], webRoot: null, demo: false, serverLimits: SERVER_LIMITS, liveWindowMs: LIVE_WINDOW_MS,
+      allowedHostNames: [], lanAddresses: [], webRoot: null, demo: false, serverLimits: SERVER_LIMITS, liveWindowMs: DEFAULT_LIVE_WINDOW_MINUTES * 60_000,
     },
     opencode,
     loupeDb,

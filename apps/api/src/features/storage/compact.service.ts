@@ -11,6 +11,7 @@ import {
 } from '../../store/event-compaction.store.js'
 import type { PruneStore } from '../../store/prune.store.js'
 import { checkWriteTarget, fenceSession } from '../pruning/fences.js'
+import { foldWal } from '../pruning/pruning-runtime.js'
 import { checkLiveSession } from '../../opencode/live-guard.js'
 import type { CompactAnswer, CompactProgress, CompactSession } from './compact-answer.js'
 import type { CompactInput } from './storage.schema.js'
@@ -28,7 +29,6 @@ interface CompactTarget {
 /** Event payload bytes per write transaction: a commit never holds OpenCode off for long. */
 export const BATCH_EVENT_BYTES = 64 * 1024 * 1024
 const SCAN_ROWS = 2000
-const WAL_FOLD_BYTES = 8 * 1024 * 1024
 
 type Refusal = { sessionID: string; reason: string }
 type SessionOutcome = { kind: 'done'; summary: CompactSession } | { kind: 'refused'; reason: string } | { kind: 'stop'; reason: string; summary?: CompactSession }
@@ -88,16 +88,6 @@ function batchesOf(redactions: readonly Redaction[], limit: number): Redaction[]
   return out
 }
 
-/** A passive checkpoint between batches once the WAL is large: it never waits for (or blocks) OpenCode. */
-function foldWal(opencode: CompactDeps['opencode']): void {
-  if (opencode.fileSizes().wal <= WAL_FOLD_BYTES) return
-  try {
-    opencode.db.raw.pragma('wal_checkpoint(PASSIVE)')
-  } catch {
-    // Best effort: OpenCode's own checkpoints, or a reclaim, fold it later.
-  }
-}
-
 const summarize = (s: EventLogSession, plan: SessionCompactionPlan, redacted: number, after: number): CompactSession => ({
   sessionID: s.sessionID,
   title: s.title,
@@ -136,7 +126,7 @@ async function writeSession(deps: CompactDeps, target: CompactTarget, s: EventLo
       if (error instanceof CompactionConflict) return halt('The session changed while Loupe compacted it; run the compaction again.')
       throw error
     }
-    foldWal(deps.opencode)
+    foldWal(deps)
     await yieldToLoop()
   }
   return { kind: 'done', summary: summarize(s, plan, redacted, after) }
