@@ -68,6 +68,21 @@ test.describe('at 390 px and 1440 px', () => {
     await expectNoSidewaysScroll(page)
     await snapshot(page, testInfo, 'phone-01-sessions')
 
+    // A project's Images conversation bar: its buttons fit, and without a server say why they are off.
+    const project = page.getByLabel('Project')
+    await project.selectOption({ index: 1 })
+    const bar = page.getByRole('region', { name: 'Images conversation' })
+    await expect(bar.locator('.images-convo-needs')).toContainText('--opencode-url')
+    for (const name of ['Open Images conversation', 'New']) {
+      const button = bar.getByRole('button', { name, exact: true })
+      await expect(button).toBeDisabled()
+      await expectOnScreen(button, PHONE.width)
+    }
+    expect(await smallTargets(page.locator('body'))).toEqual([])
+    await expectNoSidewaysScroll(page)
+    await snapshot(page, testInfo, 'phone-01-project')
+    await project.selectOption({ index: 0 })
+
     // The transcript: part checkboxes, "Clean up step", the savings bar.
     await openGallerySession(page)
     await expect(page.locator('.prune-bar-figure')).toContainText(/frees ~[\d.]+k? tokens of context/)
@@ -132,11 +147,30 @@ test.describe('at 390 px and 1440 px', () => {
     await expect(cleanup.locator('.prune-totals')).toContainText(/Frees ~[\d.]+k? tokens of context\./)
     expect(await smallTargets(cleanup)).toEqual([])
     await snapshot(page, testInfo, 'phone-07-cleanup')
+    await cleanup.getByRole('button', { name: 'Keep everything' }).click()
+
+    // The Storage page and its retention clean-up dialog.
+    await page.goto(`${loupe.baseURL}/storage`)
+    await page.locator('.facts').first().waitFor()
+    await page.waitForTimeout(1000)
+    expect(await smallTargets(page.locator('body'))).toEqual([])
+    await expectNoSidewaysScroll(page)
+    await page.screenshot({ path: testInfo.outputPath('phone-08-storage-full.png'), fullPage: true })
+    await page.getByRole('button', { name: 'Clean up old sessions…' }).click()
+    const clean = page.getByRole('dialog', { name: 'Clean up old sessions' })
+    expect(await smallTargets(clean)).toEqual([])
+    await snapshot(page, testInfo, 'phone-08-storage-clean')
     await context.close()
   })
 
   test('wide, the gallery toolbar keeps one row and the review names context and stored-only tokens', async ({ page }, testInfo) => {
     await page.setViewportSize(WIDE)
+    await page.getByLabel('Project').selectOption({ index: 1 })
+    const bar = page.getByRole('region', { name: 'Images conversation' })
+    await expect(bar.getByRole('button', { name: 'Open Images conversation' })).toBeDisabled()
+    await expect(bar.locator('.images-convo-needs')).toBeVisible()
+    await snapshot(page, testInfo, 'wide-00-project')
+    await page.getByLabel('Project').selectOption({ index: 0 })
     await openGallerySession(page)
     await page.getByRole('button', { name: 'Clean up whole session…' }).click()
     const review = page.getByRole('dialog', { name: 'Remove technical parts' })
