@@ -117,6 +117,23 @@ test.describe('at 390 px and 1440 px', () => {
     expect(await smallTargets(page.locator('body'))).toEqual([])
     await expectNoSidewaysScroll(page)
     await snapshot(page, testInfo, 'phone-04-gallery')
+    await page.locator('.gallery-tile button').first().click()
+    const viewer = page.getByRole('dialog', { name: 'Image viewer' })
+    await expect(viewer.locator('.lb-title')).toBeVisible()
+    expect(await smallTargets(viewer)).toEqual([])
+    await snapshot(page, testInfo, 'phone-04-lightbox')
+    await page.keyboard.press('Escape')
+    await expect(viewer).toHaveCount(0)
+    await share.click()
+    const sharing = page.getByRole('dialog', { name: /Share/ })
+    await expect(sharing.getByRole('button', { name: /Create/ })).toBeVisible()
+    expect(await smallTargets(sharing)).toEqual([])
+    // The command to fix a loopback-only Loupe reads as one piece: it never breaks at its "--".
+    const fix = sharing.locator('.share-loopback code')
+    expect((await fix.boundingBox())!.height).toBeLessThan(24)
+    await snapshot(page, testInfo, 'phone-04-share')
+    await page.keyboard.press('Escape')
+    await expect(sharing).toHaveCount(0)
 
     // The Bytes lists keep their Tokens figures inside the card.
     await page.getByRole('link', { name: /Bytes/ }).click()
