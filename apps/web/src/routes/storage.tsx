@@ -3,6 +3,7 @@ import { ErrorPanel } from '../components/error-panel'
 import { CleanSection } from '../features/storage/clean-section'
 import { CompactPanel } from '../features/storage/compact-panel'
 import { DoctorSection } from '../features/storage/doctor-section'
+import { ReadOnlyBanner } from '../features/storage/read-only-banner'
 import { ReclaimPanel } from '../features/storage/reclaim-panel'
 import { ListSkeleton } from '../components/skeleton'
 import { useStorageInfo } from '../features/storage/storage.data'
@@ -29,12 +30,7 @@ export function StorageRoute() {
         <Match when={storage.data()}>
           {(info) => (
             <>
-              <Show when={!info().supported.read || !info().supported.write}>
-                <div class="banner banner-warn" role="note">
-                  <strong>{info().supported.read ? 'Read-only.' : 'Not readable.'}</strong>{' '}
-                  {info().supported.reasons.join('; ') || 'Loupe will not change this file.'}
-                </div>
-              </Show>
+              <ReadOnlyBanner supported={info().supported} migrations={info().migrations} />
               <dl class="facts">
                 <dt>Database</dt>
                 <dd><code class="path">{info().path}</code>{info().demo ? ' (demo)' : ''}</dd>
@@ -49,7 +45,7 @@ export function StorageRoute() {
                 <dt>Written by</dt>
                 <dd>{info().opencodeVersions.length ? info().opencodeVersions.map((v) => `OpenCode ${v}`).join(', ') : 'unknown version'}</dd>
                 <dt>Migrations</dt>
-                <dd>{info().migrations.count} applied, last <code>{info().migrations.last ?? '—'}</code><Show when={info().migrations.unknown.length > 0}> · {info().migrations.unknown.length} unknown</Show></dd>
+                <dd>{info().migrations.count} applied, last <code>{info().migrations.last ?? '—'}</code><Show when={info().migrations.unknown.length > 0}> · {info().migrations.unknown.length} newer than Loupe knows</Show></dd>
                 <dt>Event log</dt>
                 <dd>{info().eventLog ? 'present: every change is also kept as an event' : 'absent'}</dd>
                 <dt>Access</dt>

@@ -34,6 +34,11 @@ export interface CandidatesAnswer {
   alreadyClean: number
   /** More matched than one call plans: run these, then ask again. */
   truncated: boolean
+  /**
+   * Messages holding a matching tool call or reasoning, over every round: what the clean-up faces
+   * in all before it starts. A floor when `atLeast` (the matches ran past what one call reads).
+   */
+  matched: { messages: number; atLeast: boolean }
   /** Sessions OpenCode may be running now (checkLive): left out of `sessions` and the totals, with why. */
   locked: Array<Omit<CandidateSession, 'candidates'> & { messages: number; lock: LiveLock }>
 }
@@ -52,7 +57,7 @@ const NOTHING_LEFT = /^No tool calls or reasoning/
 export async function candidates(deps: CandidatesDeps, input: CandidatesInput): Promise<CandidatesAnswer> {
   const query = parseQuery(input.query)
   const scope = resolveScope(deps, input, query)
-  const empty: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated: false, locked: [] }
+  const empty: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated: false, matched: { messages: 0, atLeast: false }, locked: [] }
   if (!hasPositiveTerm(query)) return empty
   const db = deps.searchIndex.db
   if (!db || deps.searchIndex.status().state !== 'ready') {
@@ -68,6 +73,7 @@ export async function candidates(deps: CandidatesDeps, input: CandidatesInput): 
   // Session → message → the keys of its matching parts.
   const bySession = new Map<string, Map<string, Set<string>>>()
   let messages = 0
+  const matched = new Set<string>()
   for (const doc of docMeta(db, ids.slice(0, CANDIDATE_DOCS)).values()) {
     // Matching tool calls and reasoning only (1.x parts, 2.x assistant content items): a match in
     // a message's text or in a tool call the filters left out removes nothing.
@@ -77,6 +83,7 @@ export async function candidates(deps: CandidatesDeps, input: CandidatesInput): 
     const key = `${doc.gen}:${doc.session_id}`
     const boundary = boundaries.get(key)
     if (boundary && doc.message_id >= boundary) continue
+    matched.add(`${key}:${doc.message_id}`)
     const session = bySession.get(key)
     let parts = session?.get(doc.message_id)
     if (!parts) {
@@ -91,11 +98,13 @@ export async function candidates(deps: CandidatesDeps, input: CandidatesInput): 
     }
     parts.add(doc.part_key)
   }
-  return withoutLocked(deps, planAll(deps, bySession, truncated, scope.sources))
+  const answer = planAll(deps, bySession, truncated, scope.sources)
+  answer.matched = { messages: matched.size, atLeast: ids.length > CANDIDATE_DOCS }
+  return withoutLocked(deps, answer)
 }
 
 function planAll(deps: CandidatesDeps, bySession: Map<string, Map<string, Set<string>>>, truncated: boolean, sources: IndexSources): CandidatesAnswer {
-  const answer: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated, locked: [] }
+  const answer: CandidatesAnswer = { sessions: [], totals: { sessions: 0, messages: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }, skipped: [], alreadyClean: 0, truncated, matched: { messages: 0, atLeast: false }, locked: [] }
   const skipped = new Map<string, { reason: string; detail: string; count: number }>()
   for (const [key, parts] of bySession) {
     const [storage, sessionID] = key.split(':') as [StorageGeneration, string]

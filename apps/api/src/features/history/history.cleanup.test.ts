@@ -81,6 +81,9 @@ describe('history.candidates and clean-up from the results', () => {
     expect(answer.sessions.flatMap((s) => s.candidates.map((c) => c.messageID))).not.toContain(userOnly)
     expect(answer.skipped.reduce((n, s) => n + s.count, 0)).toBe(1)
     expect(answer.sessions[0]!.candidates.map((c) => c.messageID)).not.toContain(unfinished)
+    // The total before anything starts: every message with a matching tool call or reasoning, the unfinished one too.
+    expect(answer.matched).toEqual({ messages: 2, atLeast: false })
+    expect(answer.truncated).toBe(false)
   })
 
   it('cleans up everything matching, part by part, and the index drops the pruned parts at once', async () => {

@@ -16,7 +16,7 @@ export type { Blocked } from './prune-context.js'
 /** A refusal because OpenCode may be running the session: why, and what to do, typed for the UI. */
 export type LiveBlocked = Blocked & { lock: LiveLock }
 export type PreviewResult =
-  | { status: 'preview'; revision: string; liveMutation: boolean; live: LiveVerdict; parts: PrunablePart[]; copies: { sessionID: string; title: string | null }[]; compactionCopies: number }
+  | { status: 'preview'; revision: string; liveMutation: boolean; live: LiveVerdict; parts: PrunablePart[]; copies: { sessionID: string; title: string | null }[]; compactionCopies: number; storageOnly: boolean }
   | Blocked
   | LiveBlocked
 export type PruneResult = PruneReceipt | Blocked | LiveBlocked
@@ -53,7 +53,9 @@ export async function previewMessage(deps: PruningDeps, input: PreviewInput): Pr
     const copies = ctx.store.prune.copiesElsewhere(db, ctx.session.id, input.messageID)
     // Compaction rows quoting this output keep it in the file; Loupe does not rewrite summaries.
     const compactionCopies = ctx.store.prune.compactionCopies(db, ctx.session.id, input.messageID)
-    return { status: 'preview', revision: preview.value.revision, liveMutation: true, live, parts: preview.value.parts, copies, compactionCopies }
+    // Before the latest completed compaction the model reads none of it: its tokens free storage, not context (as in sessionPlan).
+    const storageOnly = ctx.store.prune.storageOnlyMessages(db, ctx.session.id).has(input.messageID)
+    return { status: 'preview', revision: preview.value.revision, liveMutation: true, live, parts: preview.value.parts, copies, compactionCopies, storageOnly }
   })
 }
 

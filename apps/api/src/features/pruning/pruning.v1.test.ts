@@ -30,7 +30,7 @@ describe('pruning 1.x storage (real OpenCode 1.18.33 database)', () => {
   it('previews the technical parts with bytes, tokens and the revision the UI computes', async () => {
     const { revision, content } = await readMessage(caller, SESSION, MESSAGE, 'v1')
     const preview = await caller.pruning.preview({ sessionID: SESSION, messageID: MESSAGE })
-    expect(preview).toMatchObject({ status: 'preview', revision, liveMutation: true, live: { state: 'allowed', basis: 'not_held' } })
+    expect(preview).toMatchObject({ status: 'preview', revision, liveMutation: true, storageOnly: false, live: { state: 'allowed', basis: 'not_held' } })
     if (preview.status !== 'preview') return
     expect(preview.parts.map((p) => [p.index, p.type, p.tool ?? null])).toEqual([[1, 'reasoning', null], [3, 'tool', 'bash'], [4, 'tool', 'glob']])
     expect(preview.parts.every((p) => p.bytes === Buffer.byteLength(JSON.stringify(content[p.index])) && p.tokens > 0)).toBe(true)

@@ -28,6 +28,10 @@ describe.each<V2Shape>(['july', 'current'])('context versus storage-only tokens 
     expect(after.every((c) => !c.storageOnly)).toBe(true)
     const sum = (cs: typeof plan.candidates) => cs.reduce((n, c) => n + c.tokens, 0)
     expect(plan.totals).toMatchObject({ storageOnlyTokens: sum(before), contextTokens: sum(after), tokens: sum(before) + sum(after) })
+    // The one-message preview (a selection's review) says the same of each message.
+    const preview = (messageID: string) => caller.pruning.preview({ sessionID: main.id, storage: 'v2', messageID })
+    expect(await preview(before[0]!.messageID)).toMatchObject({ status: 'preview', storageOnly: true })
+    expect(await preview(after[0]!.messageID)).toMatchObject({ status: 'preview', storageOnly: false })
 
     // Without a completed compaction every candidate is context.
     const child = manifest.sessions.find((s) => s.key === 'child')!

@@ -24,6 +24,8 @@ export interface CleanSession {
   sessionID: string
   storage: StorageGeneration
   title: string
+  /** Where it ran: with the date and the id, tells apart sessions of one title. */
+  directory: string
   timeUpdated: number
   targets: CleanTarget[]
   parts: number
@@ -98,7 +100,7 @@ export async function planClean(deps: AppDeps, rule: CleanRule): Promise<CleanPl
       : plan.candidates.map((c) => ({ messageID: c.messageID, revision: c.revision, indexes: null, parts: c.toolCount + c.reasoningCount, bytes: c.bytes, tokens: c.tokens }))
     if (targets.length === 0) continue
     const sum = (k: 'parts' | 'bytes' | 'tokens') => targets.reduce((n, t) => n + t[k], 0)
-    all.push({ sessionID: session.id, storage: session.storage, title: session.title, timeUpdated: session.timeUpdated, targets, parts: sum('parts'), bytes: sum('bytes'), tokens: sum('tokens') })
+    all.push({ sessionID: session.id, storage: session.storage, title: session.title, directory: session.directory, timeUpdated: session.timeUpdated, targets, parts: sum('parts'), bytes: sum('bytes'), tokens: sum('tokens') })
   }
   const hash = createHash('sha256')
   for (const s of all) for (const t of s.targets) hash.update(JSON.stringify([s.storage, s.sessionID, t.messageID, t.revision, t.indexes]))

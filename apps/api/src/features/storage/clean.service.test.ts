@@ -26,6 +26,8 @@ describe('storage.cleanPlan / cleanApply', () => {
     expect(plan.parts).toBeGreaterThan(0)
     expect(plan.fingerprint).toMatch(/^[0-9a-f]{64}$/)
     expect(plan.list.reduce((n, s) => n + s.parts, 0)).toBe(plan.parts)
+    // Each listed session carries where it ran, so sessions of one title can be told apart.
+    expect(plan.list.every((s) => s.directory.startsWith('/'))).toBe(true)
     // Nothing is idle for a year; nothing is this big.
     expect((await caller.storage.cleanPlan({ rule: { idleDays: 365 } })).sessions).toBe(0)
     expect((await caller.storage.cleanPlan({ rule: { idleDays: 7, minToolOutputKB: 1_000_000 } })).sessions).toBe(0)

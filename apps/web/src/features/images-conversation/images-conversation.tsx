@@ -1,5 +1,5 @@
 import { A } from '@solidjs/router'
-import { createSignal, Show } from 'solid-js'
+import { createSignal, createUniqueId, Show } from 'solid-js'
 import { InlineCode } from '../../components/inline-code'
 import { Modal } from '../../components/modal'
 import { useApi } from '../../lib/api-context'
@@ -24,9 +24,7 @@ function statusLine(find: FindAnswer | undefined, place: string): string {
     case 'found':
       return `Exists for ${place}: “${find.session.title || 'Untitled'}”.`
     case 'absent':
-      return find.server.configured
-        ? `None yet for ${place}; Open creates one in OpenCode.`
-        : `None yet for ${place}. Creating one needs OpenCode's server (\`opencode serve\`, then Loupe with \`--opencode-url\`).`
+      return find.server.configured ? `None yet for ${place}; Open creates one in OpenCode.` : `None yet for ${place}.`
     case 'unknown':
       return `Could not check: ${find.reason}`
   }
@@ -43,6 +41,9 @@ function createImagesConversation(props: ImagesConversationProps) {
     return found?.status === 'found' ? found.session : undefined
   }
   const status = () => (find.error() ? `Could not check: ${describeProblem(find.error()).detail}` : statusLine(find.data(), props.place))
+  // Creating goes through OpenCode's own server; without one known, Open (when none exists) and New can only fail.
+  const serverless = () => find.data()?.server.configured === false
+  const noteId = createUniqueId()
 
   const run = async (mode: 'open' | 'new') => {
     setBusy(mode)
@@ -63,19 +64,34 @@ function createImagesConversation(props: ImagesConversationProps) {
       setBusy(null)
     }
   }
-  return { find, busy, view, clear: () => setView(undefined), existing, status, run }
+  return { find, busy, view, clear: () => setView(undefined), existing, status, run, serverless, noteId }
 }
 
+/** Why creating is off, and how to turn it on: shown beside the disabled buttons, not only in a tooltip (phones have none). */
+export const NEEDS_SERVER = 'Creating one needs OpenCode\'s server: run `opencode serve --port 4096`, then start Loupe with `--opencode-url http://127.0.0.1:4096`.'
+
 function Actions(props: { state: ReturnType<typeof createImagesConversation> }) {
+  const s = () => props.state
+  const openOff = () => s().busy() !== null || (s().serverless() && !s().existing())
+  const newOff = () => s().busy() !== null || s().serverless()
+  const described = (off: boolean) => (off && s().serverless() ? s().noteId : undefined)
   return (
     <>
-      <button type="button" class="button button-accent" disabled={props.state.busy() !== null} onClick={() => void props.state.run('open')}>
-        {props.state.busy() === 'open' ? 'Opening…' : 'Open Images conversation'}
+      <button type="button" class="button button-accent" disabled={openOff()} aria-describedby={described(openOff())} onClick={() => void s().run('open')}>
+        {s().busy() === 'open' ? 'Opening…' : 'Open Images conversation'}
       </button>
-      <button type="button" class="button" disabled={props.state.busy() !== null} title="Always start a new Images conversation" onClick={() => void props.state.run('new')}>
-        {props.state.busy() === 'new' ? 'Creating…' : 'New'}
+      <button type="button" class="button" disabled={newOff()} aria-describedby={described(newOff())} title="Always start a new Images conversation" onClick={() => void s().run('new')}>
+        {s().busy() === 'new' ? 'Creating…' : 'New'}
       </button>
     </>
+  )
+}
+
+function ServerNote(props: { state: ReturnType<typeof createImagesConversation> }) {
+  return (
+    <Show when={props.state.serverless()}>
+      <span class="images-convo-needs muted" id={props.state.noteId}><InlineCode text={NEEDS_SERVER} /></span>
+    </Show>
   )
 }
 
@@ -103,6 +119,7 @@ export function ImagesConversation(props: ImagesConversationProps) {
           <span class="images-convo-status muted" aria-live="polite">
             <InlineCode text={state.status()} />
           </span>
+          <ServerNote state={state} />
         </div>
         <div class="images-convo-actions">
           <Show when={state.existing()}>{(session) => <A class="link-button" href={sessionHref(session())}>View</A>}</Show>
@@ -123,11 +140,14 @@ export function ImagesConversationButtons(props: ImagesConversationProps) {
   }
   return (
     <div class="images-convo-inline" role="group" aria-label="Images conversation">
-      <span class="images-convo-chip" title={state.status().replace(/`/g, '')}>
-        <ImageIcon />
-        Images conversation: <span class="images-convo-state">{label()}</span>
-      </span>
-      <Actions state={state} />
+      <div class="images-convo-inline-row">
+        <span class="images-convo-chip" title={state.status().replace(/`/g, '')}>
+          <ImageIcon />
+          Images conversation: <span class="images-convo-state">{label()}</span>
+        </span>
+        <Actions state={state} />
+      </div>
+      <ServerNote state={state} />
       <Show when={state.view()}>
         {(v) => (
           <Modal label="Images conversation" class="images-convo-dialog" onClose={state.clear}>

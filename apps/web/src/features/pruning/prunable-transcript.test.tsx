@@ -14,6 +14,9 @@ describe('pruning in the transcript (real api, real OpenCode fixture)', () => {
     renderApp(`/sessions/${session.id}?storage=v1`)
     const bar = await screen.findByRole('region', { name: 'Clean up technical parts' })
     await waitFor(() => expect(bar.textContent).toMatch(/tool calls? and \d+ reasoning/))
+    // 1.x has no compaction boundary: every token a prune frees is context the model reads.
+    expect(bar.textContent).toMatch(/frees ~[\d.]+k? tokens of context/)
+    expect(bar.textContent).not.toContain('stored only')
     await waitFor(() => expect(checkboxes().length).toBeGreaterThan(1))
     const toolsBefore = document.querySelectorAll('.tool-call').length
 
@@ -22,7 +25,7 @@ describe('pruning in the transcript (real api, real OpenCode fixture)', () => {
     fireEvent.click(within(bar).getByRole('button', { name: 'Review removal…' }))
     const dialog = await screen.findByRole('dialog', { name: 'Remove technical parts' })
     await waitFor(() => expect(dialog.querySelectorAll('.prune-parts tbody tr')).toHaveLength(1))
-    expect(dialog.textContent).toContain('tokens: 1 tool call in 1 message')
+    expect(dialog.textContent).toMatch(/: 1 tool call in 1 message\. Frees ~[\d.]+k? tokens of context\./)
 
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove 1 part' }))
     await waitFor(() => expect(dialog.textContent).toContain('Removed 1 part from 1 message'))

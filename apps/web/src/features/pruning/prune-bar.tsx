@@ -1,6 +1,7 @@
 import { Match, Show, Switch } from 'solid-js'
-import { formatBytes, formatCount, plural, technicalParts } from '../../lib/format'
+import { formatBytes, plural, technicalParts } from '../../lib/format'
 import { LiveLockNotice } from './live-lock'
+import { describeTokenSplit, TOKEN_SPLIT_HINT } from './token-split'
 import type { Pruning } from './pruning-state'
 
 /**
@@ -26,8 +27,8 @@ export function PruneBar(props: { pruning: Pruning }) {
                 when={p().totals.candidates > 0}
                 fallback={<span class="muted">No tool calls or reasoning left to remove in finished messages.</span>}
               >
-                <span class="prune-bar-figure" title="UTF-8 bytes of the parts as stored; tokens are an o200k estimate">
-                  <strong>{formatBytes(p().totals.bytes)}</strong> · ~{formatCount(p().totals.tokens)} tokens
+                <span class="prune-bar-figure" title={`UTF-8 bytes of the parts as stored. ${TOKEN_SPLIT_HINT}`}>
+                  <strong>{formatBytes(p().totals.bytes)}</strong> · frees {describeTokenSplit(p().totals)}
                 </span>
                 <span class="muted">
                   in {technicalParts(p().totals.tools, p().totals.reasoning)} across {plural(p().totals.candidates, 'finished message')}

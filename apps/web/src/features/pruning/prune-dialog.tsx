@@ -6,6 +6,7 @@ import { describeProblem } from '../../lib/errors'
 import { formatAbsoluteTime, formatBytes, formatCount, plural, technicalParts } from '../../lib/format'
 import { reviewTotals, type Refusal, type Review, type ReviewMessage } from './pruning.data'
 import type { Pruning } from './pruning-state'
+import { describeTokenSplit, TOKEN_SPLIT_HINT } from './token-split'
 
 const REASONS: Record<string, string> = {
   conflict: 'changed since you looked',
@@ -36,8 +37,17 @@ function Refusals(props: { refused: Refusal[] }) {
   )
 }
 
+/** A message before the latest completed compaction: its tokens are marked as stored only. */
+function Tokens(props: { tokens: number; storageOnly: boolean }) {
+  return (
+    <td class="num" classList={{ 'tokens-stored': props.storageOnly }} title={props.storageOnly ? 'Stored only: before the last compaction, the model no longer reads these' : 'Context: the model reads these'}>
+      ~{formatCount(props.tokens)}
+    </td>
+  )
+}
+
 function PartRows(props: { messages: ReviewMessage[] }) {
-  const rows = () => props.messages.flatMap((m) => m.parts.map((p) => ({ ...p, messageID: m.messageID })))
+  const rows = () => props.messages.flatMap((m) => m.parts.map((p) => ({ ...p, messageID: m.messageID, storageOnly: m.storageOnly })))
   return (
     <Show when={rows().length > 0}>
       <table class="prune-parts">
@@ -55,7 +65,7 @@ function PartRows(props: { messages: ReviewMessage[] }) {
                 </td>
                 <td><Show when={p.status}><span class={`badge badge-${p.status}`}>{toolStatusWord(p.status)}</span></Show></td>
                 <td class="num">{formatBytes(p.bytes)}</td>
-                <td class="num">~{formatCount(p.tokens)}</td>
+                <Tokens tokens={p.tokens} storageOnly={p.storageOnly} />
               </tr>
             )}
           </For>
@@ -90,7 +100,7 @@ function MessageRows(props: { messages: ReviewMessage[] }) {
                 <td class="prune-part-name" title={m.messageID}>{messageLabel(m.counts!.completedAt, m.messageID)}</td>
                 <td>{partsSummary(m.counts!)}</td>
                 <td class="num">{formatBytes(m.counts!.bytes)}</td>
-                <td class="num">~{formatCount(m.counts!.tokens)}</td>
+                <Tokens tokens={m.counts!.tokens} storageOnly={m.storageOnly} />
               </tr>
             )}
           </For>
@@ -105,7 +115,8 @@ function Totals(props: { review: Review }) {
   const t = () => reviewTotals(props.review)
   return (
     <p class="prune-totals">
-      <strong>{formatBytes(t().bytes)}</strong> and ~{formatCount(t().tokens)} tokens: {technicalParts(t().tools, t().reasoning)} in {plural(t().messages, 'message')}.
+      <strong>{formatBytes(t().bytes)}</strong>: {technicalParts(t().tools, t().reasoning)} in {plural(t().messages, 'message')}.{' '}
+      <span class="prune-token-split" title={TOKEN_SPLIT_HINT}>Frees {describeTokenSplit(t())}.</span>
     </p>
   )
 }

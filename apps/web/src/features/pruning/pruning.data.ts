@@ -29,6 +29,8 @@ export interface ReviewMessage {
   /** Indexes to remove, or every technical part (`pruneBatch`). */
   indexes: number[] | 'all'
   parts: PreviewPart[]
+  /** Before the latest completed compaction: its tokens free storage, not the model's context. */
+  storageOnly: boolean
   /** Set when the whole-session plan supplied the counts instead of a preview. */
   counts?: { tools: number; reasoning: number; bytes: number; tokens: number; toolNames: string[]; completedAt: number | null }
 }
@@ -51,24 +53,30 @@ export interface ReviewTotals {
   reasoning: number
   bytes: number
   tokens: number
+  /** `tokens` = `contextTokens` + `storageOnlyTokens`, as the api splits them. */
+  contextTokens: number
+  storageOnlyTokens: number
 }
 
 export function reviewTotals(review: Review): ReviewTotals {
-  const totals: ReviewTotals = { messages: review.messages.length, tools: 0, reasoning: 0, bytes: 0, tokens: 0 }
+  const totals: ReviewTotals = { messages: review.messages.length, tools: 0, reasoning: 0, bytes: 0, tokens: 0, contextTokens: 0, storageOnlyTokens: 0 }
   for (const m of review.messages) {
+    const before = totals.tokens
     if (m.counts) {
       totals.tools += m.counts.tools
       totals.reasoning += m.counts.reasoning
       totals.bytes += m.counts.bytes
       totals.tokens += m.counts.tokens
-      continue
+    } else {
+      for (const p of m.parts) {
+        if (p.type === 'tool') totals.tools++
+        else totals.reasoning++
+        totals.bytes += p.bytes
+        totals.tokens += p.tokens
+      }
     }
-    for (const p of m.parts) {
-      if (p.type === 'tool') totals.tools++
-      else totals.reasoning++
-      totals.bytes += p.bytes
-      totals.tokens += p.tokens
-    }
+    if (m.storageOnly) totals.storageOnlyTokens += totals.tokens - before
+    else totals.contextTokens += totals.tokens - before
   }
   return totals
 }
@@ -105,7 +113,7 @@ export async function reviewSelection(api: Api, target: PruneTarget, selection: 
       review.refused.push(refusalOf(messageID, 'not_deletable', 'A selected part cannot be removed (it is not a finished tool call or reasoning).'))
       continue
     }
-    review.messages.push({ messageID, revision: preview.revision, indexes: resolved.value, parts: chosen })
+    review.messages.push({ messageID, revision: preview.revision, indexes: resolved.value, parts: chosen, storageOnly: preview.storageOnly })
   }
   return review
 }
@@ -115,7 +123,7 @@ export async function reviewMessage(api: Api, target: PruneTarget, messageID: st
   const preview = await api.pruning.preview.query({ ...target, messageID })
   if (preview.status === 'blocked') return { scope: 'message', messages: [], refused: [refusalOf(messageID, preview.reason, preview.detail)] }
   if (preview.parts.length === 0) return { scope: 'message', messages: [], refused: [refusalOf(messageID, 'not_deletable', 'Nothing technical is left in this message.')] }
-  return { scope: 'message', messages: [{ messageID, revision: preview.revision, indexes: 'all', parts: preview.parts }], refused: [] }
+  return { scope: 'message', messages: [{ messageID, revision: preview.revision, indexes: 'all', parts: preview.parts, storageOnly: preview.storageOnly }], refused: [] }
 }
 
 type Candidate = Omit<SessionPlan['candidates'][number], 'status'>
@@ -127,6 +135,7 @@ export function candidateMessage(c: Candidate): ReviewMessage {
     revision: c.revision,
     indexes: c.indexes ?? 'all',
     parts: [],
+    storageOnly: c.storageOnly,
     counts: { tools: c.toolCount, reasoning: c.reasoningCount, bytes: c.bytes, tokens: c.tokens, toolNames: c.tools, completedAt: c.completedAt },
   }
 }

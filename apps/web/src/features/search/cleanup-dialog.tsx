@@ -2,8 +2,9 @@ import { A } from '@solidjs/router'
 import { For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
 import { describeProblem } from '../../lib/errors'
-import { formatBytes, formatCount, plural, quoteTyped, shortDirectory, technicalParts } from '../../lib/format'
+import { formatAbsoluteTime, formatBytes, plural, quoteTyped, shortDirectory, technicalParts } from '../../lib/format'
 import { lockHeadline } from '../pruning/live-lock'
+import { describeTokenSplit, TOKEN_SPLIT_HINT } from '../pruning/token-split'
 import type { Candidates, Cleanup, CleanupProgress } from './cleanup.data'
 
 const REASONS: Record<string, string> = {
@@ -14,16 +15,41 @@ const REASONS: Record<string, string> = {
   unavailable: 'database unavailable',
 }
 
+type PlannedSession = Candidates['sessions'][number]
+
+const bytesOf = (s: PlannedSession) => s.candidates.reduce((n, c) => n + c.bytes, 0)
+const partsOf = (s: PlannedSession) => s.candidates.reduce((n, c) => n + c.toolCount + c.reasoningCount, 0)
+/** When the session's newest matching message finished: with the place and the id, it tells sessions of one title apart. */
+const lastMatchAt = (s: PlannedSession) => s.candidates.reduce<number | null>((at, c) => (c.completedAt !== null && (at === null || c.completedAt > at) ? c.completedAt : at), null)
+const formatDay = (at: number) => new Date(at).toLocaleDateString(undefined, { dateStyle: 'medium' })
+
+/** What the whole clean-up faces before it starts, when one round does not cover it (rounds of a few thousand messages). */
+function AllRounds(props: { candidates: Candidates }) {
+  return (
+    <Show when={props.candidates.truncated}>
+      <p class="banner banner-info small cleanup-rounds">
+        In all, {props.candidates.matched.atLeast ? 'at least ' : ''}{plural(props.candidates.matched.messages, 'message')} hold a matching tool call or
+        reasoning. The figures above are the first round; Loupe plans and prunes the rest in further rounds until none is left or you stop.
+      </p>
+    </Show>
+  )
+}
+
 function Plan(props: { candidates: Candidates; query: string }) {
   const t = () => props.candidates.totals
-  const bytesOf = (s: Candidates['sessions'][number]) => s.candidates.reduce((n, c) => n + c.bytes, 0)
-  const partsOf = (s: Candidates['sessions'][number]) => s.candidates.reduce((n, c) => n + c.toolCount + c.reasoningCount, 0)
+  const split = () => {
+    const all = props.candidates.sessions.flatMap((s) => s.candidates)
+    const storageOnlyTokens = all.reduce((n, c) => n + (c.storageOnly ? c.tokens : 0), 0)
+    return { contextTokens: t().tokens - storageOnlyTokens, storageOnlyTokens }
+  }
   return (
     <>
       <p class="prune-totals">
-        <strong>{formatBytes(t().bytes)}</strong> and ~{formatCount(t().tokens)} tokens: {technicalParts(t().tools, t().reasoning)} in{' '}
-        {plural(t().messages, 'message')} across {plural(t().sessions, 'session')}.
+        <strong>{formatBytes(t().bytes)}</strong>: {technicalParts(t().tools, t().reasoning)} in{' '}
+        {plural(t().messages, 'message')} across {plural(t().sessions, 'session')}.{' '}
+        <span class="prune-token-split" title={TOKEN_SPLIT_HINT}>Frees {describeTokenSplit(split())}.</span>
       </p>
+      <AllRounds candidates={props.candidates} />
       <table class="prune-parts">
         <thead>
           <tr><th>Session</th><th class="num">Messages</th><th class="num">Parts</th><th class="num">Bytes</th></tr>
@@ -37,7 +63,9 @@ function Plan(props: { candidates: Candidates; query: string }) {
                     <span class="cleanup-session">{s.title || 'Untitled session'}</span>{' '}
                     <span class="cleanup-place">
                       <Show when={s.storage === 'v2'}><span class="chip chip-accent">2.x</span> </Show>
+                      <Show when={lastMatchAt(s)}>{(at) => <span class="cleanup-when" title={`Last matching message finished ${formatAbsoluteTime(at())}`}>{formatDay(at())}</span>}</Show>
                       <Show when={s.directory}><span class="hit-group-dir" title={s.directory}><bdi>{shortDirectory(s.directory)}</bdi></span></Show>
+                      <code class="cleanup-id" title="Session id">{s.sessionID}</code>
                     </span>
                   </div>
                 </td>
@@ -51,9 +79,6 @@ function Plan(props: { candidates: Candidates; query: string }) {
       </table>
       <Show when={props.candidates.sessions.length > 8}>
         <p class="muted small">…and {plural(props.candidates.sessions.length - 8, 'more session')}.</p>
-      </Show>
-      <Show when={props.candidates.truncated}>
-        <p class="muted small">That is the first part of what matches; Loupe plans and prunes the rest in further rounds until none is left or you stop.</p>
       </Show>
     </>
   )

@@ -75,7 +75,7 @@ export function ShareDialog(props: { session: { sessionID: string; storage: 'v1'
       <Show when={shares.list.data()?.reach.reachable === false && !created()}>
         <p class="banner banner-warn share-loopback">
           Loupe is listening on this computer only ({shares.list.data()?.reach.host}), so a link made now opens here but not on a
-          phone or another computer. To share on your network, restart Loupe with <code>npm start -- --host 0.0.0.0</code> first.
+          phone or another computer. To share on your network, restart Loupe with <code class="code-unbroken">npm start -- --host 0.0.0.0</code> first.
         </p>
       </Show>
       <Show when={error()}>{(e) => <ErrorPanel error={e()} compact />}</Show>
@@ -96,7 +96,7 @@ export function ShareDialog(props: { session: { sessionID: string; storage: 'v1'
                 fallback={
                   <p class="banner banner-warn">
                     Loupe is listening on this computer only ({link().host}), so this link opens here but not on a phone or another
-                    computer. To share on your network, restart Loupe with <code>npm start -- --host 0.0.0.0</code> and create a new link.
+                    computer. To share on your network, restart Loupe with <code class="code-unbroken">npm start -- --host 0.0.0.0</code> and create a new link.
                   </p>
                 }
               >

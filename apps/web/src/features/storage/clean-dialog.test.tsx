@@ -15,6 +15,12 @@ describe('CleanSection', () => {
     await waitFor(() => expect(within(dialog).getByRole('button', { name: /^Remove \d+ parts?$/ })).toBeTruthy(), { timeout: 15_000 })
     expect(within(dialog).getAllByRole('status')[0]?.textContent).toMatch(/parts? \(.+\) in \d+ sessions?/)
     expect(within(dialog).getAllByRole('link').some((a) => a.getAttribute('href')?.startsWith('/sessions/ses_'))).toBe(true)
+    // Each listed session by date, place and id, so sessions of one title are told apart.
+    const first = dialog.querySelector('.clean-list li')!
+    const href = first.querySelector('a')!.getAttribute('href')!
+    expect(first.querySelector('.clean-list-where code')?.textContent).toBe(/\/sessions\/(ses_[^?/]+)/.exec(href)?.[1])
+    expect(first.querySelector('.clean-list-where .hit-group-dir')?.getAttribute('title')).toMatch(/^\//)
+    expect(first.querySelector('.clean-list-where')?.textContent).toMatch(/\d{4}/)
     // A year of idleness: nothing in the fixture qualifies.
     fireEvent.input(days, { target: { value: '365' } })
     fireEvent.click(within(dialog).getByRole('button', { name: 'Review what would go' }))

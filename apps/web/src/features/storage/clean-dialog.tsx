@@ -3,7 +3,7 @@ import { createEffect, createSignal, For, Match, onCleanup, Show, Switch } from 
 import { Modal } from '../../components/modal'
 import { useApi } from '../../lib/api-context'
 import { describeProblem } from '../../lib/errors'
-import { formatBytes, formatCount, plural } from '../../lib/format'
+import { formatAbsoluteTime, formatBytes, formatCount, plural, shortDirectory } from '../../lib/format'
 import { sessionHref } from '../../lib/links'
 import type { RouterInputs, RouterOutputs } from '../../lib/trpc'
 
@@ -111,8 +111,14 @@ export function CleanDialog(props: { onClose: () => void; onDone: () => void }) 
                 <For each={p().plan.list}>
                   {(s) => (
                     <li>
-                      <A href={sessionHref({ id: s.sessionID, storage: s.storage })}>{s.title || s.sessionID}</A>{' '}
+                      <A href={sessionHref({ id: s.sessionID, storage: s.storage })}>{s.title || 'Untitled session'}</A>{' '}
                       <span class="muted">{plural(s.parts, 'part')}, {formatBytes(s.bytes)}</span>
+                      {/* Date, place and id: sessions of one title differ in these. */}
+                      <span class="clean-list-where">
+                        <span title={`Last active ${formatAbsoluteTime(s.timeUpdated)}`}>{formatAbsoluteTime(s.timeUpdated)}</span>
+                        <Show when={s.directory}><span class="hit-group-dir" title={s.directory}><bdi>{shortDirectory(s.directory)}</bdi></span></Show>
+                        <code>{s.sessionID}</code>
+                      </span>
                     </li>
                   )}
                 </For>
