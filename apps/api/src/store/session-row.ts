@@ -1,5 +1,4 @@
-import { parseCanonicalObject, type CanonicalObject, type JsonObject, type StorageGeneration } from '@loupe/domain'
-import type { SessionTable } from './opencode-v1.tables.js'
+import { parseCanonicalObject, type CanonicalObject, type JsonObject, type SessionTable, type StorageGeneration } from '@loupe/domain'
 import type { SessionRecord } from './opencode-store.js'
 
 /** JSON text to an object, or null for NULL, malformed text or non-objects. */
