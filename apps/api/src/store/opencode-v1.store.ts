@@ -12,7 +12,8 @@ import type { BreakdownRow, MessageSlot, MessageWindow, OpenCodeStore, SessionLi
 import type { EventCompactionRole } from './event-compaction.store.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { createPruneV1Store } from './prune-v1.store.js'
-import { chunk, parseObject, parseObjectCanonical, toSessionRecord } from './session-row.js'
+import { parseObject, parseObjectCanonical } from './parse-object.js'
+import { chunk, toSessionRecord } from './session-row.js'
 import { countSessionRowsByProject, pageSessionRows, sumSessionRows } from './session-list.js'
 import { createTotalsSource, V1_ROW_SUMS } from './session-totals.js'
 
