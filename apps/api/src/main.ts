@@ -6,19 +6,11 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from './app.js'
 import { ConfigError, DEFAULT_PORT, loadConfig, type Config } from './config.js'
-import type { AppDeps } from './deps.js'
-import { createConversationDeps } from './features/conversation/conversation.deps.js'
+import { createAppDeps } from './app-deps.js'
 import { isAppError } from './errors.js'
-import { createPruningRuntime } from './features/pruning/pruning-runtime.js'
-import { createCompactRunner } from './features/storage/compact-runner.js'
-import { createStorageRuntime } from './features/storage/storage-runtime.js'
-import { createOpenCodeClient } from './opencode/opencode-client.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { SERVER_LIMITS } from './http/server-limits.js'
 import { systemClock } from './lib/clock.js'
-import { createSearchIndex } from './index/search-index.js'
-import { createEventBus } from './lib/event-bus.js'
-import { openLoupeDb } from './loupe-db/loupe-db.js'
 import { locateOpenCodeDb } from './store/locate-db.js'
 import { openOpenCode } from './store/open-opencode.js'
 
@@ -67,12 +59,8 @@ async function main() {
   const { path: dbPath, demo } = await chooseDatabase(config)
   const opencode = openOpenCode(dbPath)
   if (!opencode.layout.readable) say(`Warning: ${opencode.layout.problems.join('; ')}`)
-  const loupeDb = await openLoupeDb(config.dataDir)
   const lan = lanAddresses(config.host)
-  const events = createEventBus()
-  const searchIndex = createSearchIndex({ opencode, dataDir: config.dataDir, events, mode: 'worker' })
-  if (searchIndex.status().state === 'unavailable') say(`Search: ${searchIndex.status().message} Searches scan instead.`)
-  const deps: AppDeps = {
+  const deps = await createAppDeps({
     config: {
       host: config.host,
       port: config.port ?? DEFAULT_PORT,
@@ -86,17 +74,13 @@ async function main() {
       serverLimits: SERVER_LIMITS,
     },
     opencode,
-    loupeDb,
     clock: systemClock,
-    events,
-    searchIndex,
-    pruning: createPruningRuntime(),
-    compaction: createCompactRunner(),
-    storage: createStorageRuntime('worker'),
-    randomBytes,
-    opencodeClient: createOpenCodeClient({ url: config.opencodeUrl, username: config.opencodeUsername, password: config.opencodePassword }),
-    conversation: createConversationDeps({ gitEnv: config.gitEnv }),
-  }
+    opencodeServer: { url: config.opencodeUrl, username: config.opencodeUsername, password: config.opencodePassword },
+    gitEnv: config.gitEnv,
+    searchIndex: { mode: 'worker' },
+  })
+  const search = deps.searchIndex.status()
+  if (search.state === 'unavailable') say(`Search: ${search.message} Searches scan instead.`)
   const app = await buildApp(deps, { logger: false })
   // The session list's totals read every row's size once, in proportion to the file: done before
   // listening, so the first page does not wait on it. A failure here shows on that page instead.

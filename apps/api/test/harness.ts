@@ -1,19 +1,12 @@
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ensureRealFixture } from '../../../tools/fixtures.mjs'
+import { createAppDeps } from '../src/app-deps.js'
+import { DEFAULT_LIVE_WINDOW_MINUTES } from '../src/config.js'
 import type { AppDeps } from '../src/deps.js'
-import { createPruningRuntime } from '../src/features/pruning/pruning-runtime.js'
-import { createCompactRunner } from '../src/features/storage/compact-runner.js'
-import { createStorageRuntime } from '../src/features/storage/storage-runtime.js'
-import { createOpenCodeClient } from '../src/opencode/opencode-client.js'
-import { createConversationDeps } from '../src/features/conversation/conversation.deps.js'
 import { SERVER_LIMITS } from '../src/http/server-limits.js'
 import { fixedClock } from '../src/lib/clock.js'
-import { createSearchIndex } from '../src/index/search-index.js'
-import { createEventBus } from '../src/lib/event-bus.js'
-import { openLoupeDb } from '../src/loupe-db/loupe-db.js'
 import { openOpenCode } from '../src/store/open-opencode.js'
 import { createCallerFactory } from '../src/trpc/init.js'
 import { appRouter } from '../src/trpc/app-router.js'
@@ -67,18 +60,13 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
   const dir = tempDir()
   // `copy: false` opens the file itself: a second Loupe process on a test's database (fault tests).
   const db = options.copy === false ? dbPath : copyDb(dbPath, dir)
-  const opencode = openOpenCode(db)
-  const loupeDb = await openLoupeDb(path.join(dir, 'loupe'))
-  const events = createEventBus()
-  const searchIndex = createSearchIndex({ opencode, dataDir: path.join(dir, 'loupe'), events, mode: options.searchIndex ?? 'manual', pollMs: 100, pipelineMinRows: options.pipelineMinRows })
-  const deps: TestDeps = {
-    dir,
+  const app = await createAppDeps({
     config: {
       host: '127.0.0.1',
       port: 80,
       token: TEST_TOKEN,
       dataDir: path.join(dir, 'loupe'),
-      liveWindowMs: 10 * 60_000,
+      liveWindowMs: DEFAULT_LIVE_WINDOW_MINUTES * 60_000,
       allowedHostNames: ['127.0.0.1', 'localhost', '[::1]'],
       lanAddresses: [],
       webRoot: null,
@@ -86,26 +74,23 @@ export async function createTestDeps(dbPath: string, overrides: Partial<AppDeps[
       serverLimits: SERVER_LIMITS,
       ...overrides,
     },
-    opencode,
-    loupeDb,
+    opencode: openOpenCode(db),
     clock: fixedClock(TEST_NOW),
-    events,
-    searchIndex,
-    pruning: createPruningRuntime(),
-    compaction: createCompactRunner(),
-    storage: createStorageRuntime(options.searchIndex ?? 'manual'),
-    randomBytes,
     // No explicit OpenCode server and no credentials; git with this process's PATH and an isolated HOME.
-    opencodeClient: createOpenCodeClient({ url: null, username: null, password: null }),
-    conversation: createConversationDeps({ gitEnv: { PATH: process.env.PATH ?? '', HOME: dir } }),
+    opencodeServer: { url: null, username: null, password: null },
+    gitEnv: { PATH: process.env.PATH ?? '', HOME: dir },
+    searchIndex: { mode: options.searchIndex ?? 'manual', pollMs: 100, pipelineMinRows: options.pipelineMinRows },
+  })
+  const deps: TestDeps = Object.assign(app, {
+    dir,
     cleanup() {
       // A reclaim replaces the search index and reopens the handle: close what deps hold now.
       void deps.searchIndex.close()
       deps.opencode.db.close()
-      loupeDb.close()
+      deps.loupeDb.close()
       fs.rmSync(dir, { recursive: true, force: true })
     },
-  }
+  })
   return deps
 }
 

@@ -1,9 +1,9 @@
+import type { JsonObject } from '@loupe/domain'
 import Database from 'better-sqlite3'
-import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { SqliteDb } from '../src/lib/sqlite.js'
+import { createV2Writer, openV2Db } from './fixtures/v2-db.js'
 import { copyDb, realFixture } from './harness.js'
 
 /**
@@ -11,7 +11,6 @@ import { copyDb, realFixture } from './harness.js'
  * 1.x `session`/`message`/`part` (data JSON without ids) and 2.x `session_v2`/`session_message`,
  * each change bumping the session's `event_sequence` as OpenCode's projector does.
  */
-const V2_SCHEMA = fileURLToPath(new URL('../../../tools/opencode-schema/opencode-2x-schema.sql', import.meta.url))
 
 let counter = 0
 /** An OpenCode-style id: prefix, 12 hex time characters, 14 more characters. */
@@ -90,10 +89,7 @@ export const toolPart = (tool: string, input: Record<string, unknown>, output: s
 /** A fresh 2.x database from the reconstructed 2.x schema. */
 export function createV2Db(dir: string): string {
   const file = path.join(dir, 'opencode.db')
-  const db = new Database(file)
-  db.exec(fs.readFileSync(V2_SCHEMA, 'utf8'))
-  db.pragma('journal_mode = WAL')
-  db.close()
+  openV2Db(file).close()
   return file
 }
 
@@ -101,8 +97,10 @@ export function addV2Session(db: Database.Database, seed: SessionSeed & { revert
   const id = makeId('ses', seed.time)
   db.prepare(`INSERT OR IGNORE INTO project(id, worktree, time_created, time_updated, sandboxes) VALUES (?, ?, ?, ?, '[]')`)
     .run(seed.projectID ?? 'global', seed.directory ?? '/', seed.time, seed.time)
-  db.prepare(`INSERT INTO session_v2(id, project_id, slug, directory, title, version, revert, time_created, time_updated) VALUES (?, ?, ?, ?, ?, '2.0.26', ?, ?, ?)`)
-    .run(id, seed.projectID ?? 'global', 'brave-lynx', seed.directory ?? '/srv/app', seed.title, seed.revert ? JSON.stringify(seed.revert) : null, seed.time, seed.time)
+  createV2Writer(db).session({
+    id, project_id: seed.projectID ?? 'global', slug: 'brave-lynx', directory: seed.directory ?? '/srv/app', title: seed.title, version: '2.0.26',
+    revert: seed.revert ? JSON.stringify(seed.revert) : null, time_created: seed.time, time_updated: seed.time,
+  })
   bumpSequence(db, id)
   return id
 }
@@ -111,8 +109,7 @@ export function addV2Session(db: Database.Database, seed: SessionSeed & { revert
 export function addV2Message(db: Database.Database, seed: { sessionID: string; type: string; time: number; data: Record<string, unknown> }): string {
   const id = makeId('msg', seed.time)
   const seq = (db.prepare(`SELECT coalesce(max(seq), -1) + 1 AS s FROM session_message WHERE session_id = ?`).get(seed.sessionID) as { s: number }).s
-  db.prepare(`INSERT INTO session_message(id, session_id, type, seq, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-    .run(id, seed.sessionID, seed.type, seq, seed.time, seed.time, JSON.stringify(seed.data))
+  createV2Writer(db).message({ id, session_id: seed.sessionID, type: seed.type, seq, time_created: seed.time, time_updated: seed.time, data: seed.data as JsonObject })
   bumpSequence(db, seed.sessionID)
   return id
 }

@@ -1,79 +1,22 @@
+import type { EventTable, MessageTable, PartTable, SessionTable, TodoTable } from '@loupe/domain'
 import type { IdSource } from './opencode-ids.js'
 import type { Random } from './random.js'
 
-/** Rows as they go into the 1.18.33 tables (opencode-storage.md §4, §8). */
-export interface SessionRow {
-  id: string
-  project_id: string
-  parent_id: string | null
-  slug: string
-  directory: string
-  path: string
-  title: string
-  version: string
-  summary_additions: number | null
-  summary_deletions: number | null
-  summary_files: number | null
-  metadata: string | null
-  cost: number
-  tokens_input: number
-  tokens_output: number
-  tokens_reasoning: number
-  tokens_cache_read: number
-  tokens_cache_write: number
-  revert: string | null
-  permission: string | null
-  agent: string | null
-  model: string | null
-  time_created: number
-  time_updated: number
-  time_archived: number | null
-}
-
-export interface MessageRow {
-  id: string
-  session_id: string
-  time_created: number
-  time_updated: number
-  data: string
-}
-
-export interface PartRow {
-  id: string
-  message_id: string
-  session_id: string
-  time_created: number
-  time_updated: number
-  data: string
-}
-
-export interface EventRow {
-  id: string
-  aggregate_id: string
-  seq: number
-  type: string
-  data: string
-}
-
-export interface TodoRow {
-  session_id: string
-  content: string
-  status: string
-  priority: string
-  position: number
-  time_created: number
-  time_updated: number
-}
+/**
+ * Rows as they go into the 1.18.33 tables (opencode-storage.md §4, §8). A session row leaves the
+ * columns OpenCode fills later (or never, for a local session) to their NULL default.
+ */
+export type SessionRow = Omit<SessionTable, 'workspace_id' | 'share_url' | 'summary_diffs' | 'time_compacting'>
 
 /** Everything one session wrote; flushed to the database when the session ends. */
 export interface SessionRows {
   session: SessionRow
-  messages: MessageRow[]
-  parts: PartRow[]
-  events: EventRow[]
+  messages: MessageTable[]
+  parts: PartTable[]
+  events: EventTable[]
   /** `event_sequence.seq`: the last seq used, or -1 when the session has no events. */
   lastSeq: number
-  todos: TodoRow[]
+  todos: TodoTable[]
 }
 
 /** A monotonic clock the generator advances; every id and timestamp is read from it. */

@@ -1,6 +1,6 @@
-import type { JsonObject } from '@loupe/domain'
+import type { JsonObject, MessageTable, PartTable, TodoTable } from '@loupe/domain'
 import type { DemoProjectRef, ModelRef } from './demo-spec.js'
-import type { MessageRow, PartRow, SessionRows, TodoRow, WriterContext } from './demo-rows.js'
+import type { SessionRows, WriterContext } from './demo-rows.js'
 
 export interface TokenTotals {
   input: number
@@ -31,10 +31,10 @@ export interface SessionState {
   cost: number
   tokens: TokenTotals
   seq: number
-  messages: MessageRow[]
-  parts: PartRow[]
+  messages: MessageTable[]
+  parts: PartTable[]
   events: SessionRows['events']
-  todos: TodoRow[]
+  todos: TodoTable[]
   /** Git tree hash of the worktree, as OpenCode's snapshots record it. */
   snapshot: string
   /** Tokens the model sees next call, and how many of them a provider cache holds. */

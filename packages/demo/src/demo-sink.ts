@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
 import { V1_MIGRATIONS } from '@loupe/domain'
-import type { SessionRows } from './demo-rows.js'
+import type { SessionRow, SessionRows } from './demo-rows.js'
 import type { DemoWorld } from './demo-plan.js'
 import type { Random } from './random.js'
 
@@ -15,7 +15,7 @@ const SESSION_COLUMNS = [
   'id', 'project_id', 'parent_id', 'slug', 'directory', 'path', 'title', 'version', 'summary_additions', 'summary_deletions', 'summary_files',
   'metadata', 'cost', 'tokens_input', 'tokens_output', 'tokens_reasoning', 'tokens_cache_read', 'tokens_cache_write', 'revert', 'permission',
   'agent', 'model', 'time_created', 'time_updated', 'time_archived',
-] as const
+] as const satisfies readonly (keyof SessionRow)[]
 
 const insertSql = (table: string, columns: readonly string[]) =>
   `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`

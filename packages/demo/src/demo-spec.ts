@@ -92,3 +92,15 @@ export interface SessionSpec {
   archived?: boolean
   metadata?: JsonObject
 }
+
+/** How one assistant step is played: who answers, and the hooks the turn gives it. */
+export interface StepOptions {
+  agent: string
+  model: ModelRef
+  /** The compaction summary assistant (`summary: true`). */
+  summary?: boolean
+  /** Runs right after the assistant message is announced (title, user summary on a turn's first step). */
+  onStart?: () => void
+  /** Creates a `task` tool's subagent session now; `run` plays it. */
+  openChild(spec: ChildSessionSpec): { id: string; run(): void }
+}

@@ -1,20 +1,9 @@
 import type { JsonObject } from '@loupe/domain'
-import type { ChildSessionSpec, FileChange, ModelRef, StepSpec, ToolSpec } from './demo-spec.js'
+import type { FileChange, StepOptions, StepSpec, ToolSpec } from './demo-spec.js'
 import { touchSession, type SessionState } from './demo-session.js'
 import { createPart, emitMessage, storeMessage, storePart, updatePart, type AssistantState, type PartState, type UserState } from './demo-messages.js'
 import { addUsage, callIdFor, measureStep, reasoningMetadata, ZERO_TOKENS } from './demo-usage.js'
 import { runTool } from './demo-tools.js'
-
-export interface StepOptions {
-  agent: string
-  model: ModelRef
-  /** The compaction summary assistant (`summary: true`). */
-  summary?: boolean
-  /** Runs right after the assistant message is announced (title, user summary on a turn's first step). */
-  onStart?: () => void
-  /** Creates a `task` tool's subagent session now; `run` plays it. */
-  openChild(spec: ChildSessionSpec): { id: string; run(): void }
-}
 
 /** Stream reasoning or text: one event with empty text at the start, one with the full text at the end. */
 function streamText(s: SessionState, a: AssistantState, type: 'reasoning' | 'text', text: string, metadata?: JsonObject): PartState {

@@ -1,8 +1,7 @@
 import type { JsonObject } from '@loupe/domain'
-import type { ToolSpec } from './demo-spec.js'
+import type { StepOptions, ToolSpec } from './demo-spec.js'
 import type { SessionState } from './demo-session.js'
 import { updatePart, type AssistantState, type PartState } from './demo-messages.js'
-import type { StepOptions } from './demo-step.js'
 
 const withState = (part: PartState, state: JsonObject): JsonObject => ({ ...part.data, state })
 

@@ -1,8 +1,8 @@
-import type { ChildSessionSpec, CompactionTurn, ModelRef, PromptTurn, SessionSpec } from './demo-spec.js'
+import type { ChildSessionSpec, CompactionTurn, ModelRef, PromptTurn, SessionSpec, StepOptions } from './demo-spec.js'
 import type { WriterContext } from './demo-rows.js'
 import { archiveSession, closeSession, openSession, touchSession, type SessionState } from './demo-session.js'
 import { createPart, emitMessage, storeMessage, storePart, type PartState, type UserState } from './demo-messages.js'
-import { runStep, type StepOptions } from './demo-step.js'
+import { runStep } from './demo-step.js'
 import { summarizeTranscript, type Transcript } from './demo-summary.js'
 
 const ADJECTIVES = ['misty', 'brave', 'calm', 'swift', 'quiet', 'proud', 'gentle', 'crisp', 'shiny', 'kind', 'bold', 'clever', 'eager', 'lucky', 'mighty', 'nimble', 'silent', 'sunny', 'witty', 'cosmic']

@@ -36,7 +36,7 @@ export async function cleanCommand(options: CliOptions, io: CliIo): Promise<Comm
       return { code: EXIT.done, json, text }
     }
     const timer = setInterval(() => {
-      const s = deps.storage.clean.state()
+      const s = deps.storage.clean.status()
       if (s.state === 'running') progress(`clean: ${s.done.sessions}/${s.total.sessions} sessions, ${s.done.parts} parts`)
     }, 250)
     try {

@@ -4,7 +4,7 @@ import { ownSessionsWhere } from './experimental-rows.js'
 import { countRows, createSessionReads, existingIds, lastRowidOf, stampsOf } from './index-source-sessions.js'
 import { TITLE_KEY, type IndexSourceStore, type SourceRow } from './index-source.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
-import { parseObject } from './session-row.js'
+import { parseObject } from './parse-object.js'
 
 /**
  * A 1.x `part` row. `data` holds only what a search document reads from the part (`SEARCH`):

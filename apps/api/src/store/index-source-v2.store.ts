@@ -4,7 +4,7 @@ import { ownSessionsWhere } from './experimental-rows.js'
 import { countRows, createSessionReads, existingIds, lastRowidOf, stampsOf } from './index-source-sessions.js'
 import type { IndexSourceStore, SourceRow } from './index-source.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
-import { parseObject } from './session-row.js'
+import { parseObject } from './parse-object.js'
 
 /** A 2.x `session_message` row. */
 export interface V2MessageRow extends SourceRow {

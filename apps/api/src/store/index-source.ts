@@ -1,6 +1,6 @@
 import type { SearchFields, StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
-import { parseObject } from './session-row.js'
+import { parseObject } from './parse-object.js'
 
 /** What identifies a row's version cheaply (no overflow pages read): rowid, update time, size. */
 export interface RowStamp {

@@ -1,9 +1,8 @@
-import type { SessionSort, StorageGeneration } from '@loupe/domain'
+import type { SessionSort, SessionV2Table, StorageGeneration } from '@loupe/domain'
 import { sql, type RawBuilder } from 'kysely'
 import { createQueryBuilder } from '../lib/query-builder.js'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { SessionListFilters, SessionPageQuery, SessionPageRow, SessionSums } from './opencode-store.js'
-import type { SessionV2Table } from './opencode-v2.tables.js'
 import { toSessionRecord } from './session-row.js'
 import type { SessionTotalsTable } from './session-totals.js'
 

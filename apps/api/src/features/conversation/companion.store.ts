@@ -1,8 +1,7 @@
-import { COMPANION_METADATA_KEY, IMAGES_COMPANION } from '@loupe/domain'
+import { COMPANION_METADATA_KEY, IMAGES_COMPANION, type OpenCodeV2DB } from '@loupe/domain'
 import { sql } from 'kysely'
 import { createQueryBuilder } from '../../lib/query-builder.js'
 import type { SqliteDb } from '../../lib/sqlite.js'
-import type { OpenCodeV2DB } from '../../store/opencode-v2.tables.js'
 import type { StorageLayout } from '../../store/probe.js'
 
 /** A table that holds session rows: `session` (1.x, and 1.18's experimental 2.x rows) or `session_v2`. */

@@ -3,11 +3,11 @@ import { TRPCError } from '@trpc/server'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { openV2Db, V2_SCHEMA_FILE } from '../../../test/fixtures/v2-db.js'
 import { createCaller, createTestDeps, realFixture, tempDir, type TestDeps } from '../../../test/harness.js'
 
 const SCHEMA_DIR = new URL('../../../../../tools/opencode-schema/', import.meta.url)
 const schema1 = () => fs.readFileSync(new URL('opencode-1.18.33-schema.sql', SCHEMA_DIR), 'utf8')
-const schema2 = () => fs.readFileSync(new URL('opencode-2x-schema.sql', SCHEMA_DIR), 'utf8')
 const MARK = JSON.stringify({ 'codenomad.companion': 'images' })
 const PROJECT = 'prj_lookup'
 const HERE = '/srv/work/tally'
@@ -27,13 +27,15 @@ interface Row {
 async function database(kind: 'v1' | 'v2' | 'upgraded'): Promise<string> {
   if (kind === 'v1') return (await realFixture()).db
   const file = path.join(tempDir('loupe-lookup-'), 'opencode.db')
-  const db = new Database(file)
-  if (kind === 'v2') db.exec(schema2())
-  else {
-    db.exec(schema1())
-    const ddl = /CREATE TABLE `session_v2` \([\s\S]*?\n\);/.exec(schema2())
-    db.exec(ddl![0])
+  if (kind === 'v2') {
+    openV2Db(file).close()
+    return file
   }
+  // Upgraded, as far as the lookup reads: the 1.x tables beside `session_v2`.
+  const db = new Database(file)
+  db.exec(schema1())
+  const ddl = /CREATE TABLE `session_v2` \([\s\S]*?\n\);/.exec(fs.readFileSync(V2_SCHEMA_FILE, 'utf8'))
+  db.exec(ddl![0])
   db.close()
   return file
 }

@@ -2,7 +2,8 @@ import { LIMITS } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { pruneBatch, pruneMessage, type PruneResult } from '../pruning/pruning.service.js'
 import { planClean, type CleanPlan, type CleanSession } from './clean-plan.service.js'
-import { emptyTally, type CleanResult, type CleanRunner } from './clean-runner.js'
+import { emptyTally, type CleanResult, type CleanRunning } from './clean-runner.js'
+import type { JobControl } from './job-runner.js'
 import type { CleanApplyInput } from './storage.schema.js'
 
 export { createCleanRunner, type CleanResult, type CleanRunner, type CleanState, type CleanTally } from './clean-runner.js'
@@ -31,11 +32,11 @@ async function pruneSession(deps: AppDeps, s: CleanSession): Promise<Array<{ res
  * Apply a plan session by session through the same prune path (receipts, redacted events, refusal
  * of anything live) as a session clean-up; the runner's stop is honoured between sessions.
  */
-export async function runClean(deps: AppDeps, plan: CleanPlan, runner: CleanRunner): Promise<CleanResult> {
+export async function runClean(deps: AppDeps, plan: CleanPlan, job: Pick<JobControl<CleanRunning>, 'signal' | 'report'>): Promise<CleanResult> {
   const done = emptyTally()
   let stopped = false
   for (const s of plan.all) {
-    if (runner.stopping()) {
+    if (job.signal.aborted) {
       stopped = true
       break
     }
@@ -49,14 +50,12 @@ export async function runClean(deps: AppDeps, plan: CleanPlan, runner: CleanRunn
       Object.assign(done, { messages: done.messages + 1, parts: done.parts + result.removedCount, bytes: done.bytes + bytes, tokens: done.tokens + tokens })
     }
     if (any) done.sessions += 1
-    runner.progress({ ...done })
+    job.report({ done: { ...done } })
   }
   const planned = { sessions: plan.sessions, parts: plan.parts, bytes: plan.bytes, tokens: plan.tokens }
   const message = `${stopped ? 'Stopped' : 'Done'}: ${done.parts} parts removed from ${done.messages} messages${done.blocked ? `, ${done.blocked} messages left as they were` : ''}. ` +
     'Their bytes leave the file once the event log is compacted and space reclaimed.'
-  const result: CleanResult = { status: stopped ? 'stopped' : 'done', pruned: done, planned, message }
-  runner.finish(result, deps.clock.now())
-  return result
+  return { status: stopped ? 'stopped' : 'done', pruned: done, planned, message }
 }
 
 /** Plan again and start only if the fingerprint is the one the person saw. */
@@ -65,14 +64,16 @@ export async function startClean(deps: AppDeps, input: CleanApplyInput, options:
   if (plan.fingerprint !== input.fingerprint) {
     return { status: 'conflict', detail: 'The history changed since this plan was made (new activity, or a prune elsewhere). Review the plan again.' }
   }
-  const runner = deps.storage.clean
-  if (!runner.begin({ sessions: plan.sessions, messages: plan.all.reduce((n, s) => n + s.targets.length, 0) }, deps.clock.now())) {
-    return { status: 'refused', detail: 'A clean-up is already running.' }
-  }
-  const run = runClean(deps, plan, runner)
-  const started = { status: 'started' as const, sessions: plan.sessions, parts: plan.parts, bytes: plan.bytes, tokens: plan.tokens }
+  const planned = { sessions: plan.sessions, parts: plan.parts, bytes: plan.bytes, tokens: plan.tokens }
+  const total = { sessions: plan.sessions, messages: plan.all.reduce((n, s) => n + s.targets.length, 0) }
+  const run = deps.storage.clean.run({
+    now: () => deps.clock.now(),
+    initial: { done: emptyTally(), total, stopping: false },
+    onError: (error) => ({ status: 'stopped', pruned: emptyTally(), planned, message: `The clean-up stopped: ${(error as Error).message}` }),
+  }, (job) => runClean(deps, plan, job))
+  if (!run) return { status: 'refused', detail: 'A clean-up is already running.' }
+  const started = { status: 'started' as const, ...planned }
   if (options.wait) return { ...started, result: await run }
-  void run.catch((error: unknown) =>
-    runner.finish({ status: 'stopped', pruned: emptyTally(), planned: started, message: `The clean-up stopped: ${(error as Error).message}` }, deps.clock.now()))
+  void run.catch(() => {})
   return started
 }

@@ -40,7 +40,7 @@ describe('storage.cleanPlan / cleanApply', () => {
     if (!candidate) throw new Error('no candidate')
     expect((await caller.pruning.pruneBatch({ sessionID: first.sessionID, storage: first.storage, candidates: [{ messageID: candidate.messageID, revision: candidate.revision }] })).results[0]?.result.status).toBe('pruned')
     expect(await caller.storage.cleanApply({ rule, fingerprint: plan.fingerprint })).toMatchObject({ status: 'conflict' })
-    expect(deps.storage.clean.state()).toEqual({ state: 'idle' })
+    expect(deps.storage.clean.status()).toEqual({ state: 'idle' })
 
     const fresh = await caller.storage.cleanPlan({ rule })
     expect(fresh.parts).toBeLessThan(plan.parts)
@@ -70,7 +70,7 @@ describe('storage.cleanPlan / cleanApply', () => {
     expect(plan.sessions).toBeGreaterThan(2)
     expect(await caller.storage.cleanApply({ rule: { idleDays: 1 }, fingerprint: plan.fingerprint })).toMatchObject({ status: 'started' })
     expect(await caller.storage.cleanStop()).toEqual({ stopping: true })
-    while (deps.storage.clean.state().state === 'running') await new Promise((r) => setTimeout(r, 20))
+    while (deps.storage.clean.status().state === 'running') await new Promise((r) => setTimeout(r, 20))
     const state = await caller.storage.cleanStatus()
     expect(state).toMatchObject({ state: 'finished', result: { status: 'stopped' } })
     const done = state.state === 'finished' ? state.result.pruned.sessions : -1

@@ -201,7 +201,8 @@ export async function compactEventLog(deps: CompactDeps, input: CompactInput, on
  */
 export async function runCompaction(deps: CompactDeps & Pick<AppDeps, 'compaction' | 'clock'>, input: CompactInput): Promise<CompactAnswer> {
   if (input.dryRun) return compactEventLog(deps, input)
-  const running = deps.compaction.run(() => deps.clock.now(), (onProgress, signal) => compactEventLog(deps, input, onProgress, { signal }))
+  const running = deps.compaction.run({ now: () => deps.clock.now(), initial: { progress: null, stopping: false } }, ({ report, signal }) =>
+    compactEventLog(deps, input, (progress) => report({ progress }), { signal }))
   if (running) return running
   return { status: 'refused', dryRun: false, sessions: 0, eventsRedacted: 0, eventBytesBefore: 0, eventBytesAfter: 0, refused: [], perSession: [], detail: 'A compaction is already running; wait for it or stop it.', notes: [] }
 }

@@ -1,3 +1,5 @@
+import { createJobRunner, type JobRunner, type JobState } from './job-runner.js'
+
 export interface FileBytes {
   db: number
   wal: number
@@ -18,39 +20,16 @@ export type ReclaimResult =
     }
   | { status: 'failed'; reason: 'disk_full' | 'rejected' | 'error'; detail: string; before: FileBytes; after: FileBytes; backup: null }
 
-export type ReclaimState =
-  | { state: 'idle' }
-  | { state: 'running'; phase: ReclaimPhase; startedAt: number; before: FileBytes; copyBytes: number; expectedBytes: number }
-  | { state: 'finished'; startedAt: number; finishedAt: number; result: ReclaimResult }
-
-/** The one reclaim a Loupe process runs at a time (a deps field, so tests get their own). */
-export interface ReclaimRunner {
-  state(): ReclaimState
-  begin(job: Extract<ReclaimState, { state: 'running' }>): boolean
-  update(patch: Partial<Pick<Extract<ReclaimState, { state: 'running' }>, 'phase' | 'copyBytes' | 'expectedBytes'>>): void
-  finish(result: ReclaimResult, finishedAt: number): void
-  /** Resolves when the current job (if any) settles. */
-  settled(): Promise<void>
+/** What a running reclaim shows: its phase, the file's sizes before, and how far the copy has got. */
+export interface ReclaimRunning {
+  phase: ReclaimPhase
+  before: FileBytes
+  copyBytes: number
+  expectedBytes: number
 }
 
-export function createReclaimRunner(): ReclaimRunner {
-  let current: ReclaimState = { state: 'idle' }
-  const waiters: Array<() => void> = []
-  return {
-    state: () => current,
-    begin(job) {
-      if (current.state === 'running') return false
-      current = job
-      return true
-    },
-    update(patch) {
-      if (current.state === 'running') current = { ...current, ...patch }
-    },
-    finish(result, finishedAt) {
-      if (current.state !== 'running') return
-      current = { state: 'finished', startedAt: current.startedAt, finishedAt, result }
-      for (const w of waiters.splice(0)) w()
-    },
-    settled: () => (current.state === 'running' ? new Promise<void>((r) => waiters.push(r)) : Promise.resolve()),
-  }
-}
+export type ReclaimState = JobState<ReclaimRunning, ReclaimResult, 'result'>
+/** The one reclaim a Loupe process runs at a time (a deps field, so tests get their own); it has no stop. */
+export type ReclaimRunner = JobRunner<ReclaimRunning, ReclaimResult, 'result'>
+
+export const createReclaimRunner = (): ReclaimRunner => createJobRunner('result')

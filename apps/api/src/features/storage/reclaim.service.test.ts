@@ -90,7 +90,7 @@ describe('storage.reclaim', () => {
     // A second one while the first runs is refused, not reported as started.
     expect(await caller.storage.reclaim({ confirm: 'reclaim' })).toMatchObject({ status: 'refused', detail: 'A reclaim is already running.' })
     await deps.storage.reclaim.settled()
-    expect(deps.storage.reclaim.state()).toMatchObject({ state: 'finished', result: { status: 'done' } })
+    expect(deps.storage.reclaim.status()).toMatchObject({ state: 'finished', result: { status: 'done' } })
   })
 
   it('carries what is still only in the write-ahead log into the new file, and the backup keeps it too', async () => {
@@ -105,7 +105,7 @@ describe('storage.reclaim', () => {
     expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(0)
     expect(await caller.storage.reclaim({ confirm: 'reclaim' })).toEqual({ status: 'started' })
     await deps.storage.reclaim.settled()
-    const state = deps.storage.reclaim.state()
+    const state = deps.storage.reclaim.status()
     expect(state).toMatchObject({ state: 'finished', result: { status: 'done' } })
     const titleIn = (f: string) => {
       const db = new Database(f, { readonly: true })

@@ -8,7 +8,8 @@ import type { OpenCodeHandle } from '../../store/open-opencode.js'
 import { readFileFacts } from '../../store/storage-doctor.store.js'
 import type { CopyWorkerData, CopyWorkerMessage } from './reclaim-copy.mjs'
 import { copyPathFor, listBackups, removeStaleCopies, removeWithSidecars, stampOf } from './reclaim-files.js'
-import type { FileBytes, ReclaimPhase, ReclaimResult, ReclaimRunner } from './reclaim-runner.js'
+import type { JobControl } from './job-runner.js'
+import type { FileBytes, ReclaimPhase, ReclaimResult, ReclaimRunner, ReclaimRunning } from './reclaim-runner.js'
 import { markSource, swapInCopy, type SourceMark } from './reclaim-swap.js'
 
 export interface ReclaimDeps {
@@ -61,9 +62,11 @@ export function reclaimCheck(deps: ReclaimDeps) {
     diskFreeBytes: disk.bavail * disk.bsize,
     ...holdersOf(deps.opencode.path),
     backups: listBackups(deps.opencode.path),
-    state: deps.runner.state(),
+    state: deps.runner.status(),
   }
 }
+
+type Check = ReturnType<typeof reclaimCheck>
 
 type CopyOutcome = { ok: true } | { ok: false; kind: 'rejected' | 'disk_full' | 'busy' | 'sqlite'; message: string }
 
@@ -87,10 +90,10 @@ const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size :
 type Refuse = (reason: Extract<ReclaimResult, { status: 'refused' }>['reason'], detail: string) => ReclaimResult
 
 /** Every check before anything is written: the reclaim's plan, or why not now. */
-async function preflight(deps: ReclaimDeps, refuse: Refuse): Promise<ReturnType<typeof reclaimCheck> | ReclaimResult> {
+async function preflight(deps: ReclaimDeps, refuse: Refuse): Promise<Check | ReclaimResult> {
   const { opencode, runner } = deps
   if (opencode.readonly) return refuse('unavailable', 'Loupe opened this file read-only.')
-  if (runner.state().state === 'running') return refuse('maintenance_required', 'A reclaim is already running.')
+  if (runner.status().state === 'running') return refuse('maintenance_required', 'A reclaim is already running.')
   const busy = deps.busyWith?.()
   if (busy) return refuse('maintenance_required', busy)
   if (!opencode.isSameFile()) return refuse('replaced', 'The database file was replaced since Loupe opened it; restart Loupe to open the new one.')
@@ -132,6 +135,37 @@ async function swapIn(deps: ReclaimDeps, copy: string, stamp: string, mark: Sour
   }
 }
 
+/** The reclaim itself, once every check passed: copy, verify, swap; never throws. */
+async function copyAndSwap(deps: ReclaimDeps, options: ReclaimOptions, check: Check, before: FileBytes, refuse: Refuse, job: JobControl<ReclaimRunning>): Promise<ReclaimResult> {
+  const { opencode } = deps
+  const stamp = stampOf(job.startedAt)
+  const copy = copyPathFor(opencode.path, stamp)
+  let phase: ReclaimPhase = 'starting'
+  const report = () => {
+    const copyBytes = sizeOf(copy)
+    job.report({ phase, copyBytes })
+    options.onProgress?.(phase, copyBytes, check.expectedBytes)
+  }
+  const timer = setInterval(report, 250)
+  try {
+    removeStaleCopies(opencode.path)
+    const mark = markSource(opencode)
+    const copied = await copyInWorker(opencode.path, copy, (p) => ((phase = p), report()))
+    if (!copied.ok) {
+      removeWithSidecars(copy)
+      return copyFailure(copied, before, opencode.fileSizes(), refuse)
+    }
+    phase = 'swap'
+    report()
+    return await swapIn(deps, copy, stamp, mark, before, options.keepBackup, refuse)
+  } catch (error) {
+    removeWithSidecars(copy)
+    return { status: 'failed', reason: 'error', detail: `Reclaim failed: ${(error as Error).message}. The database is untouched.`, before, after: opencode.fileSizes(), backup: null }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
 /**
  * Reclaim space with `VACUUM INTO`: check free disk, write a compacted copy beside the database,
  * verify it, and swap it in atomically while no other process holds the file; the original stays
@@ -144,36 +178,7 @@ export async function runReclaim(deps: ReclaimDeps, options: ReclaimOptions): Pr
   const refuse: Refuse = (reason, detail) => ({ status: 'refused', reason, detail, before, after: opencode.fileSizes(), backup: null })
   const check = await preflight(deps, refuse)
   if ('status' in check) return check
-  const startedAt = clock.now()
-  if (!runner.begin({ state: 'running', phase: 'starting', startedAt, before, copyBytes: 0, expectedBytes: check.expectedBytes })) {
-    return refuse('maintenance_required', 'A reclaim is already running.')
-  }
-  let result: ReclaimResult = { status: 'failed', reason: 'error', detail: 'Reclaim stopped unexpectedly; the database is as it was.', before, after: before, backup: null }
-  const stamp = stampOf(startedAt)
-  const copy = copyPathFor(opencode.path, stamp)
-  let phase: ReclaimPhase = 'starting'
-  const report = () => {
-    const copyBytes = sizeOf(copy)
-    runner.update({ phase, copyBytes })
-    options.onProgress?.(phase, copyBytes, check.expectedBytes)
-  }
-  const timer = setInterval(report, 250)
-  try {
-    removeStaleCopies(opencode.path)
-    const mark = markSource(opencode)
-    const copied = await copyInWorker(opencode.path, copy, (p) => ((phase = p), report()))
-    if (!copied.ok) {
-      removeWithSidecars(copy)
-      return (result = copyFailure(copied, before, opencode.fileSizes(), refuse))
-    }
-    phase = 'swap'
-    report()
-    return (result = await swapIn(deps, copy, stamp, mark, before, options.keepBackup, refuse))
-  } catch (error) {
-    removeWithSidecars(copy)
-    return (result = { status: 'failed', reason: 'error', detail: `Reclaim failed: ${(error as Error).message}. The database is untouched.`, before, after: opencode.fileSizes(), backup: null })
-  } finally {
-    clearInterval(timer)
-    runner.finish(result, clock.now())
-  }
+  const initial: ReclaimRunning = { phase: 'starting', before, copyBytes: 0, expectedBytes: check.expectedBytes }
+  const running = runner.run({ now: () => clock.now(), initial }, (job) => copyAndSwap(deps, options, check, before, refuse, job))
+  return running ?? refuse('maintenance_required', 'A reclaim is already running.')
 }

@@ -24,7 +24,7 @@ export function reclaimDepsOf(deps: AppDeps): ReclaimDeps {
     busyWith: () =>
       deps.storage.doctor.job ? 'The storage doctor is still scanning the file; reclaim when it has finished.'
       : deps.compaction.status().state === 'running' ? 'The event log is being compacted; reclaim when it has finished (or stop it).'
-      : deps.storage.clean.state().state === 'running' ? 'A clean-up is running; reclaim when it has finished (or stop it).'
+      : deps.storage.clean.status().state === 'running' ? 'A clean-up is running; reclaim when it has finished (or stop it).'
       : null,
     sidecar: {
       release: async () => {

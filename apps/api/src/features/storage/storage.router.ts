@@ -22,7 +22,7 @@ export const storageRouter = router({
   /** What a DB-wide retention clean-up would remove, with the fingerprint `cleanApply` needs. */
   cleanPlan: publicProcedure.input(cleanPlanInput).query(({ ctx, input }) => describeCleanPlan(ctx.deps, input.rule)),
   cleanApply: publicProcedure.input(cleanApplyInput).mutation(({ ctx, input }) => startClean(ctx.deps, input)),
-  cleanStatus: publicProcedure.query(({ ctx }) => ctx.deps.storage.clean.state()),
+  cleanStatus: publicProcedure.query(({ ctx }) => ctx.deps.storage.clean.status()),
   cleanStop: publicProcedure.mutation(({ ctx }) => ({ stopping: ctx.deps.storage.clean.stop() })),
   removeBackup: publicProcedure.input(removeBackupInput).mutation(({ ctx, input }) => removeBackup(ctx.deps.opencode.path, input)),
 })

@@ -1,7 +1,7 @@
 import type { V2NativeMessage } from '@loupe/domain'
 import { describe, expect, it } from 'vitest'
 import { PNG, v1Assistant, v1User, v2Assistant, v2User } from './fixtures.test-data'
-import { toMessageModel } from './message-model'
+import { toMessageModel } from './to-message-model'
 
 describe('toMessageModel', () => {
   it('maps a 1.x user message to markdown text and an image', () => {

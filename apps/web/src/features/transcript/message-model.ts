@@ -1,6 +1,4 @@
 import type { NativeMessage } from '@loupe/domain'
-import { modelFromV1 } from './v1-model'
-import { modelFromV2 } from './v2-model'
 
 /** An image the transcript can show: always a `data:` URL, so nothing is fetched from elsewhere. */
 export interface ImageView {
@@ -69,9 +67,4 @@ export interface MessageModel {
   items: ViewItem[]
   /** Too large to send: the API left the content out. */
   omittedBytes?: number
-}
-
-/** Either generation's native message as one view model; never throws on malformed JSON. */
-export function toMessageModel(message: NativeMessage): MessageModel {
-  return message.storage === 'v1' ? modelFromV1(message) : modelFromV2(message)
 }

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@solidjs/testing-library'
 import { describe, expect, it } from 'vitest'
 import { v1Assistant, v1User, v2Assistant, v2User } from './fixtures.test-data'
-import { toMessageModel } from './message-model'
+import { toMessageModel } from './to-message-model'
 import { MessageView } from './message-view'
 
 const renderMessage = (message: Parameters<typeof toMessageModel>[0], extra: { highlightPart?: string; reverted?: boolean; pruned?: { parts: number; at: number } } = {}) =>

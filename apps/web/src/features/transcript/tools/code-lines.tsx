@@ -1,15 +1,6 @@
 import { createSignal, For, Show } from 'solid-js'
+import type { CodeRow } from './code-row'
 import { matchPastLimit } from './reveal'
-
-/** One line of a file or diff view; `old`/`n` are line numbers (a diff has both sides). */
-export interface CodeRow {
-  n?: number
-  old?: number
-  sign?: '+' | '-' | ' '
-  text: string
-  /** A hunk header or a gap between hunks. */
-  gap?: boolean
-}
 
 export interface CodeLinesProps {
   rows: CodeRow[]

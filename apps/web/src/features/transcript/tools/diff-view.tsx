@@ -1,7 +1,8 @@
 import { parsePatch, structuredPatch, type StructuredPatch } from 'diff'
 import { createMemo, Show } from 'solid-js'
 import { FilePath } from './file-path'
-import { CodeLines, type CodeRow } from './code-lines'
+import { CodeLines } from './code-lines'
+import type { CodeRow } from './code-row'
 
 /** A hunk list as rows: a header row per hunk, then context, removed and added lines numbered per side. */
 export function hunkRows(patches: StructuredPatch[]): CodeRow[] {

@@ -1,6 +1,6 @@
 import { compileLiteralMatcher, parseQuery } from '@loupe/domain'
 import { MAX_SEARCHED_CHARS } from '../../../lib/search-marks'
-import type { CodeRow } from './code-lines'
+import type { CodeRow } from './code-row'
 import type { ToolShape } from './tool-shapes'
 
 /** Whether a search that led to a part matches this text (the same matcher that marks hits). */

@@ -2,7 +2,7 @@ import { partBytes } from '@loupe/domain'
 import { fireEvent, render } from '@solidjs/testing-library'
 import { describe, expect, it } from 'vitest'
 import { formatBytes } from '../../../lib/format'
-import { toMessageModel } from '../message-model'
+import { toMessageModel } from '../to-message-model'
 import { MessageView } from '../message-view'
 import { atFileParts, bashPart, editPart, emptyGlobPart, globPart, grepPart, readPart, todoPart, toolMessage, writePart } from './tools.test-data'
 

@@ -1,4 +1,6 @@
-import type { EventSequenceTable, ProjectTable, SessionMessageTable, SessionTable } from './opencode-v1.tables.js'
+// OpenCode 2.x tables (tools/opencode-schema/opencode-2x-schema.sql), with the conventions of
+// opencode-v1-tables.ts.
+import type { EventSequenceTable, ProjectTable, SessionMessageTable, SessionTable } from './opencode-v1-tables.js'
 
 /** `session_v2`: the 1.x columns (title nullable) plus the 2.x run-state columns. */
 export interface SessionV2Table extends Omit<SessionTable, 'title'> {
@@ -13,6 +15,7 @@ export interface SessionV2Table extends Omit<SessionTable, 'title'> {
   resume_attempts: number
 }
 
+/** The 2.x `event` log. */
 export interface EventV2Table {
   id: string
   aggregate_id: string
@@ -23,6 +26,7 @@ export interface EventV2Table {
   created: number
 }
 
+/** `kv`: OpenCode's key-value rows (Loupe keeps its 2.x prune receipts here). */
 export interface KvTable {
   key: string
   /** JSON text. */
@@ -31,6 +35,7 @@ export interface KvTable {
   time_updated: number
 }
 
+/** The 2.x tables, for a Kysely query builder. */
 export interface OpenCodeV2DB {
   session_v2: SessionV2Table
   /** In 1.18's experimental mode the 2.x rows hang off the 1.x `session` table. */
