@@ -12,6 +12,7 @@ import './styles/search.css'
 import './styles/gallery.css'
 import './styles/pruning.css'
 import './styles/storage.css'
+import './styles/overview.css'
 
 const root = document.getElementById('root')
 // A share link (`/s/<token>`) is its own small app: it never loads the owner's shell or calls /trpc.
