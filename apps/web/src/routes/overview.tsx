@@ -29,7 +29,7 @@ export function OverviewRoute() {
       <Show when={storage.data()?.supported.read}>
         <div class="overview-columns">
           <BytesSummary />
-          <CleanupEstimate />
+          <CleanupEstimate fileBytes={(storage.data()?.sizeBytes ?? 0) + (storage.data()?.walBytes ?? 0)} />
         </div>
       </Show>
     </div>

@@ -1,13 +1,14 @@
 import { A } from '@solidjs/router'
-import { Match, Show, Switch } from 'solid-js'
+import { createSignal, Match, Show, Switch } from 'solid-js'
 import { ErrorPanel } from '../../components/error-panel'
 import { useApi } from '../../lib/api-context'
 import { formatBytes, formatCount, plural } from '../../lib/format'
-import { CLEAN_IDLE_DAYS, createCleanEstimate } from './overview.data'
+import { AUTO_ESTIMATE_MAX_BYTES, CLEAN_IDLE_DAYS, createCleanEstimate } from './overview.data'
 
 /** What the Storage page's clean-up would save with its default rule; nothing is applied from here. */
-export function CleanupEstimate() {
-  const estimate = createCleanEstimate(useApi())
+export function CleanupEstimate(props: { fileBytes: number }) {
+  const [asked, setAsked] = createSignal(props.fileBytes <= AUTO_ESTIMATE_MAX_BYTES)
+  const estimate = createCleanEstimate(useApi(), asked)
   return (
     <section class="overview-section overview-card" aria-label="What a clean-up would save">
       <h2>What a clean-up would save</h2>
@@ -32,6 +33,10 @@ export function CleanupEstimate() {
               </p>
             </Show>
           )}
+        </Match>
+        <Match when={!asked()}>
+          <p class="small muted">Working this out reads every session idle for {CLEAN_IDLE_DAYS} days or more, which takes a while on a file of {formatBytes(props.fileBytes)}.</p>
+          <button type="button" class="button" onClick={() => setAsked(true)}>Estimate the savings</button>
         </Match>
         <Match when={true}>
           <p role="status" aria-busy="true">Working out what a clean-up would remove…</p>

@@ -17,6 +17,10 @@ export function createUsage(api: Api, view: Accessor<OverviewView>): Query<Usage
 /** What the Storage page's clean-up would remove with its default rule, without applying anything. */
 export const CLEAN_IDLE_DAYS = 30
 
-export function createCleanEstimate(api: Api): Query<CleanEstimate> {
-  return createQuery(() => CLEAN_IDLE_DAYS, (idleDays, signal) => api.storage.cleanPlan.query({ rule: { idleDays } }, { signal }))
+/** Past this size the plan (every idle session's prune plan) takes long enough to wait for a click. */
+export const AUTO_ESTIMATE_MAX_BYTES = 256 * 1024 * 1024
+
+/** The estimate, asked for once `wanted` is true. */
+export function createCleanEstimate(api: Api, wanted: Accessor<boolean>): Query<CleanEstimate> {
+  return createQuery(() => (wanted() ? CLEAN_IDLE_DAYS : null), (idleDays, signal) => api.storage.cleanPlan.query({ rule: { idleDays } }, { signal }))
 }
