@@ -160,7 +160,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
     prune: createPruneV1Store(storage, support, shared),
     gallery: createGalleryV1Store(support),
     receipts: shared.receipts,
-    usage: createUsageRole(layout, storage),
+    usage: createUsageRole(layout, storage, totalsSource.stamps),
     partKeyAt(message, index) {
       const id = message.storage === 'v1' ? message.parts[index]?.id : undefined
       return typeof id === 'string' ? id : String(index)

@@ -148,7 +148,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
     prune: createPruneV2Store(layout, storage, support, shared),
     gallery: createGalleryV2Store(support),
     receipts: shared.receipts,
-    usage: createUsageRole(layout, storage),
+    usage: createUsageRole(layout, storage, totalsSource.stamps),
     partKeyAt: (_message, index) => String(index),
     listSessions: (db, query) => listV2Sessions(db, table, sessions, query),
     totalsSource,

@@ -105,7 +105,7 @@ describe('summarizeFileUsage', () => {
   })
   afterAll(() => deps?.cleanup())
 
-  it("sees a message another connection committed (the kept answer follows the file's data_version)", () => {
+  it("sees a message another connection committed, as OpenCode does, advancing the session's seq (only that session is read again)", () => {
     deps.clock = fixedClock(lastMessageAt(deps.opencode.path) + DAY_MS)
     const input = summarizeUsageInput.parse({ days: 30 })
     const before = summarizeFileUsage(deps, input)
@@ -116,10 +116,24 @@ describe('summarizeFileUsage', () => {
     const data = { ...JSON.parse(row.data), modelID: 'added-model', tokens: { input: 1000, output: 1, reasoning: 0, cache: { read: 0, write: 0 } }, cost: 0.5 }
     other.prepare(`INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)`)
       .run(`${row.id}x`, row.session_id, row.time_created, row.time_created, JSON.stringify(data))
+    other.prepare(`UPDATE event_sequence SET seq = seq + 1 WHERE aggregate_id = ?`).run(row.session_id)
     other.close()
     const after = summarizeFileUsage(deps, input)
     expect(after.totals.totalTokens).toBe(before.totals.totalTokens + 1001)
     expect(after.series.find((s) => s.label === 'added-model')?.totalTokens).toBe(1001)
     expect(after.agreement.differing).toBe(before.agreement.differing + 1)
+    const other2 = new Database(deps.opencode.path)
+    other2.prepare(`DELETE FROM message WHERE id = ?`).run(`${row.id}x`)
+    other2.prepare(`UPDATE event_sequence SET seq = seq + 1 WHERE aggregate_id = ?`).run(row.session_id)
+    other2.close()
+    expect(summarizeFileUsage(deps, input)).toEqual(before)
+  })
+
+  it('reads a second offset whole, with the same totals and its own days', () => {
+    const input = summarizeUsageInput.parse({ days: null })
+    const utc = summarizeFileUsage(deps, input)
+    const east = summarizeFileUsage(deps, { ...input, tzOffsetMinutes: 14 * 60 })
+    expect(east.totals).toEqual(utc.totals)
+    expect((east.buckets.at(-1)?.date ?? "") >= (utc.buckets.at(-1)?.date ?? "")).toBe(true)
   })
 })
