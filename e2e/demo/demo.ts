@@ -169,7 +169,7 @@ async function main() {
     await light.close()
 
     // A phone: the owner's gallery at 390 px, where Share… and the Images conversation must fit.
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', deviceScaleFactor: 1, isMobile: true, hasTouch: true })
     const phonePage = await phone.newPage()
     await phonePage.goto(`${server.baseURL}/?token=${server.token}`)
     await phonePage.locator('.session-row', { hasText: GALLERY_SESSION_TITLE }).click()
