@@ -32,6 +32,20 @@ async function tour(page: Page, baseURL: string, token: string, shot: (name: str
   await page.locator('.session-row').first().waitFor()
   await shot('01-sessions')
 
+  await page.getByRole('button', { name: /^Size/ }).click()
+  await page.waitForURL(/sort=size&order=desc/)
+  await page.locator('.session-rows.stale').waitFor({ state: 'detached' }).catch(() => {})
+  await shot('01a-sorted-by-size')
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click()
+  await page.getByRole('region', { name: 'Usage over time' }).getByText('Model calls').waitFor()
+  await page.getByRole('region', { name: 'Where the bytes are' }).getByText('Superseded snapshots').waitFor()
+  await page.waitForTimeout(300)
+  await shot('01b-overview')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sessions' }).click()
+  await page.getByRole('button', { name: /^Updated/ }).click()
+  await page.locator('.session-row').first().waitFor()
+
   await page.getByPlaceholder('Filter by title…').pressSequentially('screen', { delay: headed ? 90 : 0 })
   await page.locator('.session-row', { hasText: 'Screenshot vs architecture diagram' }).waitFor()
   await page.waitForTimeout(300)
@@ -153,6 +167,20 @@ async function main() {
     written.push(file)
     say(`screenshot ${path.relative(process.cwd(), file)}`)
     await light.close()
+
+    // A phone: the owner's gallery at 390 px, where Share… and the Images conversation must fit.
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', deviceScaleFactor: 1, isMobile: true, hasTouch: true })
+    const phonePage = await phone.newPage()
+    await phonePage.goto(`${server.baseURL}/?token=${server.token}`)
+    await phonePage.locator('.session-row', { hasText: GALLERY_SESSION_TITLE }).click()
+    await phonePage.getByRole('link', { name: /Gallery/ }).click()
+    await phonePage.locator('.gallery-tile img').first().waitFor()
+    await phonePage.waitForTimeout(500)
+    const phoneFile = path.join(out, '18-phone-gallery.png')
+    await phonePage.screenshot({ path: phoneFile })
+    written.push(phoneFile)
+    say(`screenshot ${path.relative(process.cwd(), phoneFile)}`)
+    await phone.close()
   } finally {
     await browser.close()
     await server.stop()

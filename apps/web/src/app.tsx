@@ -14,6 +14,7 @@ import { NotFound } from './routes/not-found'
 
 const SessionsRoute = lazy(() => import('./routes/sessions').then((m) => ({ default: m.SessionsRoute })))
 const SessionRoute = lazy(() => import('./routes/session').then((m) => ({ default: m.SessionRoute })))
+const OverviewRoute = lazy(() => import('./routes/overview').then((m) => ({ default: m.OverviewRoute })))
 const StorageRoute = lazy(() => import('./routes/storage').then((m) => ({ default: m.StorageRoute })))
 const SearchRoute = lazy(() => import('./routes/search').then((m) => ({ default: m.SearchRoute })))
 
@@ -63,6 +64,7 @@ function useGlobalKeys(openHelp: () => void, searches: SearchMemory) {
     if (Date.now() - pendingG < 1000) {
       pendingG = 0
       if (event.key === 's') navigate('/sessions')
+      else if (event.key === 'o') navigate('/overview')
       else if (event.key === 'd') navigate('/storage')
       else return
       event.preventDefault()
@@ -122,6 +124,7 @@ function Routes() {
       <Route path="/" component={Home} />
       <Route path="/sessions" component={SessionsRoute} />
       <Route path="/sessions/:id/:tab?" component={SessionRoute} />
+      <Route path="/overview" component={OverviewRoute} />
       <Route path="/storage" component={StorageRoute} />
       <Route path="/search" component={SearchRoute} />
       <Route path="*404" component={NotFound} />

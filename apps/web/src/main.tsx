@@ -12,6 +12,8 @@ import './styles/search.css'
 import './styles/gallery.css'
 import './styles/pruning.css'
 import './styles/storage.css'
+import './styles/overview.css'
+// Last: phone and coarse-pointer tap targets override every page's sizes.
 import './styles/touch.css'
 
 const root = document.getElementById('root')

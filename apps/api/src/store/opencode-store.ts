@@ -8,6 +8,7 @@ import type { GenerationLayout } from './probe.js'
 import type { PruneStore } from './prune.store.js'
 import type { ReceiptStore } from './receipts.store.js'
 import type { SessionTotals, TotalsSource } from './session-totals.js'
+import type { UsageRole } from './usage.store.js'
 
 export interface SessionRecord {
   storage: StorageGeneration
@@ -137,6 +138,8 @@ export interface OpenCodeStore {
   readonly gallery: GalleryStore
   /** Prune receipts: where they live depends on the file (kv or Loupe's table), so both generations share one. */
   readonly receipts: ReceiptStore
+  /** Tokens and cost of the assistant messages by day, session and model, for the overview. */
+  readonly usage: UsageRole
   /** How a search document names the technical part at `index` of this message (1.x: its part id; 2.x: the index). */
   partKeyAt(message: NativeMessage, index: number): string
   listSessions(db: SqliteDb, query: SessionListQuery): SessionRecord[]

@@ -15,6 +15,7 @@ import { createPruneV1Store } from './prune-v1.store.js'
 import { parseObject, parseObjectCanonical } from './parse-object.js'
 import { chunk, toSessionRecord } from './session-row.js'
 import { countSessionRowsByProject, pageSessionRows, sumSessionRows } from './session-list.js'
+import { createUsageRole } from './usage.store.js'
 import { createTotalsSource, V1_ROW_SUMS } from './session-totals.js'
 
 const qb = createQueryBuilder<OpenCodeV1DB>()
@@ -159,6 +160,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
     prune: createPruneV1Store(storage, support, shared),
     gallery: createGalleryV1Store(support),
     receipts: shared.receipts,
+    usage: createUsageRole(layout, storage, totalsSource.stamps),
     partKeyAt(message, index) {
       const id = message.storage === 'v1' ? message.parts[index]?.id : undefined
       return typeof id === 'string' ? id : String(index)

@@ -12,6 +12,7 @@ import { createPruneV2Store } from './prune-v2.store.js'
 import { parseObject, parseObjectCanonical } from './parse-object.js'
 import { chunk, toSessionRecord } from './session-row.js'
 import { countSessionRowsByProject, pageSessionRows, sumSessionRows } from './session-list.js'
+import { createUsageRole } from './usage.store.js'
 import { createTotalsSource, V2_ROW_SUMS } from './session-totals.js'
 import type { BreakdownRow, LoadedMessage, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats, SharedRoles } from './opencode-store.js'
 
@@ -147,6 +148,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
     prune: createPruneV2Store(layout, storage, support, shared),
     gallery: createGalleryV2Store(support),
     receipts: shared.receipts,
+    usage: createUsageRole(layout, storage, totalsSource.stamps),
     partKeyAt: (_message, index) => String(index),
     listSessions: (db, query) => listV2Sessions(db, table, sessions, query),
     totalsSource,

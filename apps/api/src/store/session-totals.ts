@@ -56,7 +56,7 @@ export function ensureTotalsTable(db: SqliteDb): void {
   db.runSql(CREATE)
 }
 
-function readToken(db: SqliteDb): string {
+export function readToken(db: SqliteDb): string {
   const version = db.raw.pragma('data_version', { simple: true }) as number
   const changes = db.getSql<{ n: number }>('SELECT total_changes() AS n')?.n ?? 0
   return `${version}:${changes}`

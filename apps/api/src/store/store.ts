@@ -7,6 +7,7 @@ import type { OpenCodeStore, SessionListFilters, SessionListQuery, SessionPageRo
 import type { StorageLayout } from './probe.js'
 import { createReceiptStore } from './receipts.store.js'
 import { createSessionTotals, ensureTotalsTable } from './session-totals.js'
+import { createUsageReader, type UsageReader } from './usage.store.js'
 
 export type * from './opencode-store.js'
 
@@ -54,6 +55,8 @@ export interface OpenCodeStores {
   countByProject(db: SqliteDb, filters: SessionListFilters): Map<string, number>
   /** OpenCode's `project` rows (none when the file has no such table). */
   projects(db: SqliteDb): { id: string; worktree: string; name: string | null }[]
+  /** Every generation's usage by day, session and model, kept while the file is unchanged. */
+  usage: UsageReader
 }
 
 /** Within equal (timeUpdated, id), the 2.x copy sorts first. */
@@ -115,5 +118,6 @@ export function createStores(layout: StorageLayout): OpenCodeStores {
       return counts
     },
     projects: (db) => (layout.tables.includes('project') ? db.allSql(`SELECT id, worktree, name FROM project`) : []),
+    usage: createUsageReader(all.map((s) => s.usage)),
   }
 }

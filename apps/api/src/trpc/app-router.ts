@@ -6,6 +6,7 @@ import { conversationRouter } from '../features/conversation/conversation.router
 import { sessionsRouter } from '../features/sessions/sessions.router.js'
 import { sharesRouter } from '../share/shares.router.js'
 import { storageRouter } from '../features/storage/storage.router.js'
+import { overviewRouter } from '../features/overview/overview.router.js'
 import { router } from './init.js'
 
 export const appRouter = router({
@@ -17,6 +18,7 @@ export const appRouter = router({
   gallery: galleryRouter,
   shares: sharesRouter,
   conversation: conversationRouter,
+  overview: overviewRouter,
 })
 
 export type AppRouter = typeof appRouter

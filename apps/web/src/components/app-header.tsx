@@ -22,6 +22,7 @@ export function AppHeader(props: AppHeaderProps) {
         <span>Loupe</span>
       </A>
       <nav class="topnav" aria-label="Main">
+        <A href="/overview" activeClass="active">Overview</A>
         <A href="/sessions" activeClass="active">Sessions</A>
         <A href={props.searchHref} activeClass="active" onClick={(e) => {
           // A link opened in another tab or window leaves this page's search box alone.

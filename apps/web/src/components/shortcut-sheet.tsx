@@ -7,6 +7,7 @@ const GROUPS: { title: string; keys: [string[], string][] }[] = [
     keys: [
       [['?'], 'Show this sheet'],
       [['/'], 'Search all history (the last search again)'],
+      [['g', 'o'], 'Go to the overview'],
       [['g', 's'], 'Go to sessions'],
       [['g', 'd'], 'Go to storage (database)'],
       [['Esc'], 'Close a dialog, or go back'],

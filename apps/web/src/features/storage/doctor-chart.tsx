@@ -1,9 +1,6 @@
-import { ArcElement, BarController, BarElement, CategoryScale, Chart, DoughnutController, LinearScale, Tooltip } from 'chart.js'
 import { createEffect, For, onCleanup, onMount } from 'solid-js'
+import { Chart, themeColor as cssVar } from '../../lib/chart'
 import { formatBytes } from '../../lib/format'
-
-// Chart.js keeps one registry of the pieces it may draw; only these are bundled.
-Chart.register(DoughnutController, ArcElement, BarController, BarElement, CategoryScale, LinearScale, Tooltip)
 
 export interface ChartRow {
   label: string
@@ -19,8 +16,6 @@ export interface DoctorChartProps {
   /** The table's caption and the canvas's label. */
   summary: string
 }
-
-const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888'
 
 /**
  * A chart for the eye, with the same figures in a table beside it (the canvas is hidden from
