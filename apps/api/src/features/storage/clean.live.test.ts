@@ -1,0 +1,71 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
+import { fixedClock } from '../../lib/clock.js'
+import { createOpenCodeClient } from '../../opencode/opencode-client.js'
+import { runClean } from './clean-apply.service.js'
+import { planClean } from './clean-plan.service.js'
+
+const DAY = 24 * 60 * 60 * 1000
+
+/** An OpenCode-shaped status server on loopback: `/session/status` reports the `busy` sessions running; counts requests. */
+async function statusServer() {
+  const busy = new Set<string>()
+  let requests = 0
+  const server = http.createServer((req, res) => {
+    requests++
+    const url = new URL(req.url ?? '/', 'http://x')
+    if (url.pathname !== '/session/status') return res.writeHead(404).end()
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(Object.fromEntries([...busy].map((id) => [id, { type: 'busy' }]))))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}`, busy, requests: () => requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}
+
+let deps: TestDeps | undefined
+let status: Awaited<ReturnType<typeof statusServer>> | undefined
+afterEach(async () => {
+  deps?.cleanup()
+  await status?.close()
+  deps = undefined
+  status = undefined
+})
+
+describe('retention clean-up and the live guard', () => {
+  it('asks OpenCode once per plan (one status read per directory), skips the session it runs, and apply refuses one that started since', async () => {
+    deps = await createTestDeps((await realFixture()).db)
+    status = await statusServer()
+    deps.opencodeClient = createOpenCodeClient({ url: status.url, username: null, password: null })
+    const newest = deps.opencode.db.getSql<{ t: number }>(`SELECT max(time_updated) AS t FROM session`)?.t ?? 0
+    deps.clock = fixedClock(newest + 10 * DAY)
+    // One status read per 1.x directory, and one for 2.x (1.18's experimental sessions): the distinct reads of one check.
+    const reads = (deps.opencode.db.getSql<{ n: number }>(`SELECT count(DISTINCT directory) AS n FROM session`)?.n ?? 0) + 1
+
+    const open = await planClean(deps, { idleDays: 1 })
+    expect(open.sessions).toBeGreaterThan(2)
+    const [running, startsLater] = open.all.map((s) => s.sessionID)
+    status.busy.add(running!)
+    const before = status.requests()
+    const plan = await planClean(deps, { idleDays: 1 })
+    // One checkLive for the whole plan, not one per session or message.
+    expect(status.requests() - before).toBeLessThanOrEqual(reads)
+    expect(plan.skipped).toEqual([expect.objectContaining({ sessionID: running, reason: expect.stringMatching(/OpenCode is running this session/) })])
+    expect(plan.all.map((s) => s.sessionID)).not.toContain(running)
+
+    status.busy.add(startsLater!)
+    const planned = plan.all.find((s) => s.sessionID === startsLater)!
+    // The plan as apply holds it after its fingerprint matched; the session started running since.
+    const atApply = status.requests()
+    expect(deps.storage.clean.begin({ sessions: plan.sessions, messages: 0 }, deps.clock.now())).toBe(true)
+    const applied = await runClean(deps, plan, deps.storage.clean)
+    // Checked once per group of sessions (this fixture's fit in one), not once per session or batch.
+    expect(status.requests() - atApply).toBeLessThanOrEqual(reads)
+    expect(applied).toMatchObject({ status: 'done', pruned: { blocked: planned.targets.length, parts: plan.parts - planned.parts } })
+    const left = await planClean(deps, { idleDays: 1 })
+    expect(left.skipped.map((s) => s.sessionID).sort()).toEqual([running, startsLater].sort())
+    expect(left.sessions).toBe(0)
+  })
+})
