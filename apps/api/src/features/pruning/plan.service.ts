@@ -113,6 +113,14 @@ export function planMessages(deps: PruningDeps, input: { sessionID: string; stor
   })
 }
 
+export interface ForkPlan {
+  sessionID: string
+  title: string | null
+  candidates: Extract<MessagePlan, { status: 'candidate' }>[]
+  bytes: number
+  tokens: number
+}
+
 export interface SessionPlan {
   sessionID: string
   storage: StorageGeneration
@@ -123,6 +131,12 @@ export interface SessionPlan {
   live: LiveVerdict
   candidates: Extract<MessagePlan, { status: 'candidate' }>[]
   blocked: Extract<MessagePlan, { status: 'blocked' }>[]
+  /**
+   * Forks holding verbatim copies of candidates (2.x forks copy the parent's rows): each copy planned
+   * in its own session, so a clean-up that includes them prunes each fork with its own revisions,
+   * fences, live check and receipts. Left alone unless the person asks (forks stay isolated).
+   */
+  forks: ForkPlan[]
   /** `tokens` = `contextTokens` (the model still reads them) + `storageOnlyTokens` (before the latest completed compaction). */
   totals: { messages: number; assistantMessages: number; candidates: number; tools: number; reasoning: number; bytes: number; tokens: number; contextTokens: number; storageOnlyTokens: number }
 }
@@ -134,7 +148,25 @@ export interface SessionPlan {
 export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): Promise<SessionPlan> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) throw new AppError('unsupported_storage', ctx.detail)
-  return planSessionWith(deps, ctx, await checkLiveSession(deps, ctx))
+  const plan = planSessionWith(deps, ctx, await checkLiveSession(deps, ctx))
+  return { ...plan, forks: planForks(deps, ctx, plan) }
+}
+
+/** The forks' copies of the plan's candidates, each planned where it lives. */
+function planForks(deps: PruningDeps, ctx: PruneContext, plan: SessionPlan): ForkPlan[] {
+  const { db } = deps.opencode
+  const copies = db.read(() => ctx.store.prune.forkCopies(db, ctx.session.id, plan.candidates.map((c) => c.messageID)))
+  const bySession = new Map<string, { title: string | null; messageIDs: string[] }>()
+  for (const c of copies) {
+    const entry = bySession.get(c.sessionID) ?? { title: c.title, messageIDs: [] }
+    entry.messageIDs.push(c.messageID)
+    bySession.set(c.sessionID, entry)
+  }
+  return [...bySession].flatMap(([sessionID, { title, messageIDs }]) => {
+    const candidates = planMessages(deps, { sessionID, storage: ctx.session.storage, messageIDs }).flatMap((p) => (p.status === 'candidate' ? [p] : []))
+    if (candidates.length === 0) return []
+    return [{ sessionID, title, candidates, bytes: candidates.reduce((n, c) => n + c.bytes, 0), tokens: candidates.reduce((n, c) => n + c.tokens, 0) }]
+  })
 }
 
 /**
@@ -155,6 +187,7 @@ export function planSessionWith(deps: PruningDeps, ctx: PruneContext, live: Live
       live,
       candidates: [],
       blocked: [],
+      forks: [],
       totals: { messages: 0, assistantMessages: 0, candidates: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0, contextTokens: 0, storageOnlyTokens: 0 },
     }
     let slots = ctx.store.messageSlots(db, ctx.session.id, { kind: 'earliest' }, PAGE)
