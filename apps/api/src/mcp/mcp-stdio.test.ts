@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import Database from 'better-sqlite3'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -47,6 +49,37 @@ describe('MCP over stdio (mcp-main.ts, as OpenCode runs a local MCP server)', ()
     await client.close()
     await expect.poll(() => { try { process.kill(pid, 0); return true } catch { return false } }, { timeout: 10_000 }).toBe(false)
     expect(stderr).not.toMatch(/Error|exceeded/)
+  })
+
+  it('serves from a read-only (0444) file and writes nothing to it or its WAL', async () => {
+    const source = copyDb((await realFixture()).db, fs.mkdtempSync(path.join(dir, 'rw-')))
+    // Copied while a writer holds frames in the WAL: a writable connection's close would checkpoint
+    // them into the main file, so an unchanged main file shows the server opened it read-only.
+    const writer = new Database(source)
+    writer.pragma('journal_mode = WAL')
+    writer.pragma('wal_autocheckpoint = 0')
+    writer.prepare(`UPDATE session SET title = title || ' (wal)' WHERE id = (SELECT id FROM session LIMIT 1)`).run()
+    const db = path.join(fs.mkdtempSync(path.join(dir, 'ro-')), 'opencode.db')
+    fs.copyFileSync(source, db)
+    fs.copyFileSync(`${source}-wal`, `${db}-wal`)
+    writer.close()
+    fs.chmodSync(db, 0o444)
+    fs.chmodSync(`${db}-wal`, 0o444)
+    const digest = (file: string) => (fs.existsSync(file) ? createHash('sha256').update(fs.readFileSync(file)).digest('hex') : null)
+    const before = { db: digest(db), wal: digest(`${db}-wal`), mtime: fs.statSync(db).mtimeMs }
+    expect(before.wal).not.toBeNull()
+
+    const client = new Client({ name: 'loupe-test', version: '0' })
+    const t = transport(['--db', db, '--data-dir', path.join(dir, 'loupe-ro')])
+    await client.connect(t)
+    const report = toolAnswer(await client.callTool({ name: 'storage_report', arguments: {} }))
+    expect(report.isError).toBe(false)
+    const hits = toolAnswer(await client.callTool({ name: 'session_search', arguments: { query: '(wal)', limit: 5 } }))
+    expect(hits.isError).toBe(false)
+    const pid = t.pid!
+    await client.close()
+    await expect.poll(() => { try { process.kill(pid, 0); return true } catch { return false } }, { timeout: 10_000 }).toBe(false)
+    expect({ db: digest(db), wal: digest(`${db}-wal`), mtime: fs.statSync(db).mtimeMs }).toEqual(before)
   })
 
   it('refuses to start without a database and says why on stderr', async () => {

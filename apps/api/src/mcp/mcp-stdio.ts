@@ -29,7 +29,8 @@ export interface McpStdioRun {
  */
 export async function runMcpStdio(options: McpStdioOptions): Promise<McpStdioRun> {
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
-  const opencode = openOpenCode(options.dbPath)
+  // The MCP tools only read: a read-only connection cannot write OpenCode's file, even by a bug.
+  const opencode = openOpenCode(options.dbPath, { readonly: true })
   const searchIndex = createSearchIndex({ opencode, dataDir: options.dataDir, events: createEventBus(), mode: options.indexMode ?? 'worker' })
   if (options.indexMode === 'manual') searchIndex.runUntilIdle()
   const server = createMcpServer({ opencode, searchIndex })

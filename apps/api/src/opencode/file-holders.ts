@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
+import path from 'node:path'
 
 /** Other processes that have this file open; empty where that cannot be known. */
 export function fileHolders(file: string, self = process.pid): number[] {
@@ -84,4 +85,36 @@ export function runLsof(args: string[]): string | null {
     const e = error as { status?: number; stdout?: string; code?: string }
     return e.status === 1 && typeof e.stdout === 'string' ? e.stdout : null
   }
+}
+
+// Loupe's own entry points, as a process's argv names them (source under tsx, a JS build, the bin).
+const LOUPE_ENTRY = /(?:^|\/)(?:apps\/api|@loupe\/api)\/(?:src\/(?:main|mcp-main|cli\/loupe)\.ts|dist\/(?:main|mcp-main|cli\/loupe)\.[cm]?js|bin\/loupe\.mjs)$|(?:^|\/)bin\/loupe$/
+
+/**
+ * Whether a holder is another Loupe (a second server, `loupe mcp`, a CLI command): one of its
+ * arguments, resolved against its working directory, is a Loupe entry point. Only wording depends
+ * on it: an unreadable or unrecognised process stays "OpenCode, perhaps", and the guards refuse alike.
+ */
+export function isLoupeProcess(pid: number): boolean {
+  let args: string[]
+  let cwd: string
+  try {
+    args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
+    cwd = fs.readlinkSync(`/proc/${pid}/cwd`)
+  } catch {
+    return false
+  }
+  // argv[0] is node (or the bin itself, run by its shebang); the entry comes before Loupe's own flags.
+  return args.some((arg) => !arg.startsWith('-') && LOUPE_ENTRY.test(path.resolve(cwd, arg)))
+}
+
+/** The holders in words: "OpenCode (process 12)", "another Loupe (pid 34)", or both. */
+export function describeHolders(pids: readonly number[]): string {
+  const loupe = pids.filter(isLoupeProcess)
+  const others = pids.filter((p) => !loupe.includes(p))
+  const words = [
+    ...(others.length ? [`OpenCode (process ${others.join(', ')})`] : []),
+    ...(loupe.length ? [`another Loupe (pid ${loupe.join(', ')})`] : []),
+  ]
+  return words.join(' and ')
 }

@@ -3,11 +3,13 @@ import { once } from 'node:events'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { fileURLToPath } from 'node:url'
 import { createTestDeps, realFixture, type TestDeps } from '../../test/harness.js'
+import { isolatedChildEnv } from '../../test/mcp-client.js'
 import { resolveSession } from '../store/resolve-session.js'
 import { checkLiveSession, type LiveSession } from './live-guard.js'
 import { createOpenCodeClient } from './opencode-client.js'
-import { fileHolders } from './file-holders.js'
+import { describeHolders, fileHolders, isLoupeProcess } from './file-holders.js'
 import { loopbackListeners } from './listening-ports.js'
 
 /**
@@ -129,5 +131,34 @@ describe('checkLive against processes that hold the database', () => {
     } finally {
       server.close()
     }
+  })
+
+  it('names another Loupe (`loupe mcp`) holding the file as Loupe, not OpenCode, and still locks a recent session', async () => {
+    // The real entry, as OpenCode's `local` MCP config starts it; stdin stays open, so it keeps running.
+    holder = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/mcp-main.ts', '--db', deps.opencode.path, '--data-dir', `${deps.dir}/mcp-data`], {
+      cwd: fileURLToPath(new URL('../../../../', import.meta.url)),
+      env: isolatedChildEnv(deps.dir),
+      stdio: ['pipe', 'ignore', 'inherit'],
+    })
+    const pid = holder.pid!
+    await expect.poll(() => fileHolders(deps.opencode.path), { timeout: 20_000 }).toContain(pid)
+    expect(isLoupeProcess(pid)).toBe(true)
+    expect(isLoupeProcess(process.pid)).toBe(false)
+    expect(describeHolders([pid])).toBe(`another Loupe (pid ${pid})`)
+    at(60_000)
+    const verdict = await checkLiveSession(deps, target)
+    expect(verdict).toMatchObject({ state: 'locked', lock: { reason: 'recently_active', cause: 'held_by_loupe', fix: expect.stringContaining('loupe mcp') } })
+    const detail = verdict.state === 'locked' ? verdict.lock.detail : ''
+    expect(detail).toContain(`Another Loupe (pid ${pid}) has this file open`)
+    expect(detail).not.toMatch(/OpenCode \(process/)
+    at(11 * 60_000)
+    expect(await checkLiveSession(deps, target)).toEqual({ state: 'allowed', basis: 'quiet' })
+  })
+
+  it('keeps blaming OpenCode for a holder it does not recognise', async () => {
+    const { pid } = await hold('none')
+    expect(isLoupeProcess(pid)).toBe(false)
+    at(60_000)
+    expect(await checkLiveSession(deps, target)).toMatchObject({ state: 'locked', lock: { cause: 'no_answer', detail: expect.stringContaining(`OpenCode (process ${pid})`) } })
   })
 })

@@ -1,15 +1,18 @@
 import type { SessionRecord } from '../store/store.js'
 import { liveStatusRequest, parseLiveStatus } from '../store/live-status.js'
 import { CREDENTIALS_FIX, type OpenCodeAnswer, type OpenCodeClient } from './opencode-client.js'
-import { readFileHolders } from './file-holders.js'
+import { isLoupeProcess, readFileHolders } from './file-holders.js'
 import { loopbackListeners } from './listening-ports.js'
 import { readActivity, type LiveSession, type SessionActivity } from './session-activity.js'
 import type { SqliteDb } from '../lib/sqlite.js'
 
 /** `running`: a server of OpenCode says so; the others hold while no server of it answers cleanly. */
 export type LiveReason = 'running' | 'recently_active' | 'unfinished_message'
-/** How Loupe knows: a server `reported` it, or why no server could be asked. */
-export type LiveCause = 'reported' | 'unauthorized' | 'bad_answer' | 'no_answer'
+/**
+ * How Loupe knows: a server `reported` it, or why no server could be asked. `held_by_loupe`: the
+ * only holders without a clean answer are other Loupe processes (a second server, `loupe mcp`).
+ */
+export type LiveCause = 'reported' | 'unauthorized' | 'bad_answer' | 'no_answer' | 'held_by_loupe'
 
 export interface LiveLock {
   reason: LiveReason
@@ -45,14 +48,18 @@ type Failure = Exclude<LiveCause, 'reported'>
  * message are locked too. Never "unknown = idle"; nothing holding the file allows the write.
  */
 export async function checkLive(deps: LiveDeps, sessions: readonly LiveSession[]): Promise<Map<string, LiveVerdict>> {
-  const holders = readFileHolders(deps.opencode.path)
+  const held = readFileHolders(deps.opencode.path)
+  // Another Loupe is no OpenCode to ask (its port serves Loupe), but it still holds the file: it
+  // counts as a holder without an answer, so the activity rules below still apply (fail closed).
+  const loupe = held?.filter(isLoupeProcess) ?? []
+  const holders = held && held.filter((pid) => !loupe.includes(pid))
   const sources = findSources(deps.opencodeClient, holders)
   const answers = await askAll(deps.opencodeClient, sources, sessions.map((s) => s.session))
   const activity = readActivity(deps.opencode.db, sessions)
   // Keyed by liveKey.
   const verdicts = new Map<string, LiveVerdict>()
   for (const { session } of sessions) {
-    const evidence = weigh(session, sources, answers, holders)
+    const evidence = weigh(session, sources, answers, holders, loupe)
     verdicts.set(liveKey(session), judge(evidence, activity.get(liveKey(session)), deps.clock.now(), deps.config.liveWindowMs))
   }
   return verdicts
@@ -87,15 +94,18 @@ interface Evidence {
   busyAt: string | null
   /** Why some holder (or the explicit server) gave no clean answer; null when all did. */
   failure: Failure | null
+  /** Holders taken for OpenCode (every process Loupe does not recognise as its own). */
   holders: number[]
+  loupe: number[]
 }
 
-const FAILURE_RANK: Record<Failure, number> = { unauthorized: 3, bad_answer: 2, no_answer: 1 }
+// A failure of OpenCode's outranks another Loupe's: the refusal names the likelier cause.
+const FAILURE_RANK: Record<Failure, number> = { unauthorized: 3, bad_answer: 2, no_answer: 1, held_by_loupe: 0 }
 const worse = (a: Failure | null, b: Failure | null): Failure | null => (a === null ? b : b === null ? a : FAILURE_RANK[a] >= FAILURE_RANK[b] ? a : b)
 
-function weigh(session: SessionRecord, sources: Source[], answers: Map<string, OpenCodeAnswer>, holders: number[] | null): Evidence {
+function weigh(session: SessionRecord, sources: Source[], answers: Map<string, OpenCodeAnswer>, holders: number[] | null, loupe: number[]): Evidence {
   const key = liveStatusRequest(session).key
-  const evidence: Evidence = { busyAt: null, failure: holders === null ? 'no_answer' : null, holders: holders ?? [] }
+  const evidence: Evidence = { busyAt: null, failure: holders === null ? 'no_answer' : loupe.length ? 'held_by_loupe' : null, holders: holders ?? [], loupe }
   for (const source of sources) {
     let clean = false
     let failure: Failure | null = source.urls.length === 0 ? 'no_answer' : null
@@ -141,12 +151,14 @@ function lockFor(reason: LiveReason, evidence: Evidence, windowMs: number): Live
     unauthorized: `${who}, its server refused Loupe's credentials, and ${why}.`,
     bad_answer: `${who}, its server sent an answer Loupe does not understand, and ${why}.`,
     no_answer: `${who}, no server of it answered Loupe, and ${why}.`,
+    held_by_loupe: `Another Loupe (pid ${evidence.loupe.join(', ')}) has this file open, and ${why}.`,
   }
   const wait = reason === 'unfinished_message' ? 'Let OpenCode finish this session or quit OpenCode' : `Wait until the session has been idle for ${minutes(windowMs)}, or quit OpenCode`
   const FIXES: Record<Failure, string> = {
     unauthorized: `${CREDENTIALS_FIX} Or: ${wait.toLowerCase()}.`,
     bad_answer: `${wait}, then try again; check that --opencode-url points at \`opencode serve\`.`,
     no_answer: `${wait}, then try again. Running OpenCode as \`opencode serve\` (or starting Loupe with --opencode-url) lets Loupe ask it directly.`,
+    held_by_loupe: `Close that Loupe (a second \`loupe\` server or \`loupe mcp\`) or make this change there${reason === 'recently_active' ? `, or wait until the session has been idle for ${minutes(windowMs)}` : ''}, then try again.`,
   }
   return { reason, cause, detail: CAUSES[cause], fix: FIXES[cause] }
 }

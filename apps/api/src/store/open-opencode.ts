@@ -46,10 +46,16 @@ const sizeOf = (path: string) => {
 const lockedError = (path: string, cause: unknown) =>
   new AppError('maintenance_required', `${path} is locked by another process; try again when it is idle.`, { cause })
 
-function openFields(path: string, options: { readBusyMs?: number }): Omit<OpenCodeHandle, 'reopen'> {
+export interface OpenOpenCodeOptions {
+  readBusyMs?: number
+  /** Open the file read-only even where Loupe may write it (`loupe mcp`: no tool writes). */
+  readonly?: boolean
+}
+
+function openFields(path: string, options: OpenOpenCodeOptions): Omit<OpenCodeHandle, 'reopen'> {
   if (!fs.existsSync(path)) throw new AppError('unavailable', `No OpenCode database at ${path}. Pass --db with the path to opencode.db.`)
   const real = fs.realpathSync(path)
-  let readonly = false
+  let readonly = options.readonly ?? false
   try {
     fs.accessSync(real, fs.constants.W_OK)
   } catch {
@@ -102,7 +108,7 @@ function openFields(path: string, options: { readBusyMs?: number }): Omit<OpenCo
  * Open OpenCode's database as OpenCode does (WAL, busy_timeout, foreign keys), plus
  * `secure_delete` so bytes Loupe deletes do not linger in free pages.
  */
-export function openOpenCode(path: string, options: { readBusyMs?: number } = {}): OpenCodeHandle {
+export function openOpenCode(path: string, options: OpenOpenCodeOptions = {}): OpenCodeHandle {
   const handle: OpenCodeHandle = {
     ...openFields(path, options),
     reopen: () => {

@@ -29,6 +29,7 @@ export function createPruneV1Store(layout: StorageLayout, media: MediaSupport, s
     tables: ['session', 'message', 'part', ...(events ? ['event', 'event_sequence'] : [])],
     sessionFence: (db, sessionID) => readSessionFence(db, { table: 'session', suspended: false, events, twin }, sessionID),
     copiesElsewhere: () => [],
+    forkCopies: () => [],
     compactionCopies: () => 0,
     // 1.x compaction boundaries (summary messages) are not mapped yet: every message counts as context.
     storageOnlyMessages: () => new Set(),

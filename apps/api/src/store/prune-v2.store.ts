@@ -4,7 +4,7 @@ import type { SharedRoles } from './opencode-store.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { readSessionFence } from './session-fence.js'
 import { appendContentUpdated, redactContentEvents } from './content-events-v2.js'
-import { PruneConflict, PruneUnsupported, type PruneEffects, type PruneStore, type PruneWrite } from './prune.store.js'
+import { PruneConflict, PruneUnsupported, type ForkCopy, type PruneEffects, type PruneStore, type PruneWrite } from './prune.store.js'
 
 type Json = Record<string, unknown>
 
@@ -30,6 +30,7 @@ export function createPruneV2Store(g: GenerationLayout, layout: StorageLayout, m
     storageOnlyMessages: (db, sessionID) => beforeLatestCompaction(db, sessionID),
     compactionCopies: (db, sessionID, messageID) => quotedByCompactions(db, sessionID, messageID),
     copiesElsewhere: (db, sessionID, messageID) => (forks ? forkCopies(db, sessionID, messageID) : []),
+    forkCopies: (db, sessionID, messageIDs) => (forks && messageIDs.length > 0 ? copiesInForks(db, sessionID, messageIDs) : []),
     storedBytes(db, sessionID, messageID) {
       return db.getSql<{ bytes: number }>(`SELECT octet_length(data) AS bytes FROM session_message WHERE id = ? AND session_id = ?`, [messageID, sessionID])?.bytes
     },
@@ -94,6 +95,28 @@ function forkCopies(db: SqliteDb, sessionID: string, messageID: string): { sessi
        JOIN session_message m ON m.session_id = s.id JOIN target t ON m.seq = t.seq AND m.data = t.data
       ORDER BY s.time_created, s.id`,
     [sessionID, messageID, sessionID],
+  )
+}
+
+/**
+ * The rows of forks (and their forks) equal to these messages' rows: upstream's projectFork copies
+ * the parent's rows verbatim, same `seq` and `data` (zjdCander/opencode@1066927b
+ * packages/core/src/session/projector.ts), so equal (seq, data) is the copy; once either side is
+ * pruned they differ and are no longer one content.
+ */
+function copiesInForks(db: SqliteDb, sessionID: string, messageIDs: readonly string[]): ForkCopy[] {
+  return db.allSql<ForkCopy>(
+    `WITH RECURSIVE forks(id) AS (
+       SELECT id FROM session_v2 WHERE fork_session_id = ?
+       UNION SELECT s.id FROM session_v2 s JOIN forks f ON s.fork_session_id = f.id
+     ), target AS (
+       SELECT id, seq, data FROM session_message WHERE session_id = ? AND id IN (SELECT value FROM json_each(?))
+     )
+     SELECT s.id AS sessionID, s.title AS title, m.id AS messageID, t.id AS sourceID
+       FROM forks f JOIN session_v2 s ON s.id = f.id
+       JOIN session_message m ON m.session_id = s.id JOIN target t ON m.seq = t.seq AND m.data = t.data
+      ORDER BY s.time_created, s.id, m.seq`,
+    [sessionID, sessionID, JSON.stringify(messageIDs)],
   )
 }
 

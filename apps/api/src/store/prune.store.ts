@@ -43,6 +43,14 @@ export class PruneUnsupported extends Error {}
  * Reads of the native form go through the generation's OpenCodeStore, so revisions match the UI's.
  * Every method runs inside the caller's `BEGIN IMMEDIATE` transaction.
  */
+/** A verbatim copy of a session's message in another session (a 2.x fork). */
+export interface ForkCopy {
+  sessionID: string
+  title: string | null
+  messageID: string
+  sourceID: string
+}
+
 export interface PruneStore {
   readonly media: MediaSupport
   /** The tables whose shape the write depends on (checked against the probed layout in the transaction). */
@@ -59,6 +67,8 @@ export interface PruneStore {
   compactionCopies(db: SqliteDb, sessionID: string, messageID: string): number
   /** Other sessions holding a verbatim copy of this message's stored row (2.x forks copy the parent's rows). */
   copiesElsewhere(db: SqliteDb, sessionID: string, messageID: string): { sessionID: string; title: string | null }[]
+  /** The same for many messages at once: each copy with its own id in its session (`sourceID`: the message it copies). */
+  forkCopies(db: SqliteDb, sessionID: string, messageIDs: readonly string[]): ForkCopy[]
   /** Stored bytes of the message (row plus parts), or undefined when it is not in this session. */
   storedBytes(db: SqliteDb, sessionID: string, messageID: string): number | undefined
   apply(db: SqliteDb, write: PruneWrite): PruneEffects

@@ -1,9 +1,9 @@
-import { LIMITS, messageCompletedAt, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
+import { LIMITS, messageCompletedAt, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PrunablePart, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
 import { estimatePartTokens } from '@loupe/domain/tokens'
 import { AppError } from '../../errors.js'
 import { nodeDigest } from '../../lib/hash.js'
 import type { MessageSlot, OpenCodeStore } from '../../store/store.js'
-import { checkWriteTarget, fenceSession } from './fences.js'
+import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { checkLiveSession, type LiveLock, type LiveVerdict } from '../../opencode/live-guard.js'
 import { pruneContext, type PruneContext } from './prune-context.js'
 import type { PruningDeps } from './pruning.deps.js'
@@ -33,11 +33,23 @@ const PAGE = 100
 
 const NOTHING = 'No tool calls or reasoning to remove.'
 
-/** `only`: plan just the technical parts with these keys (a search's matches), not all of them. */
-function planOne(store: OpenCodeStore, native: NativeMessage, storageOnly: boolean, only?: ReadonlySet<string>): MessagePlan {
+/**
+ * Which technical parts a plan covers: `select` keeps only matching parts (a search's matches, a
+ * size rule) and then the plan names their indexes; `media` refuses a message the preview would
+ * (media in blob tables Loupe does not recognize), as a plan of chosen parts quotes the preview.
+ */
+export interface PartSelection {
+  select?: (native: NativeMessage) => ((part: PrunablePart) => boolean) | undefined
+  media?: boolean
+}
+
+function planOne(store: OpenCodeStore, native: NativeMessage, storageOnly: boolean, selection: PartSelection): MessagePlan {
+  const media = selection.media ? checkMedia(store.prune, native) : undefined
+  if (media) return { messageID: native.id, status: 'blocked', reason: media.reason, detail: media.detail }
   const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
   if (!preview.ok) return { messageID: native.id, status: 'blocked', reason: preview.error.reason, detail: preview.error.detail }
-  const parts = only ? preview.value.parts.filter((p) => only.has(store.partKeyAt(native, p.index))) : preview.value.parts
+  const keep = selection.select?.(native)
+  const parts = keep ? preview.value.parts.filter(keep) : preview.value.parts
   const sum = sumPrunable(parts)
   if (sum.count === 0) return { messageID: native.id, status: 'blocked', reason: 'not_deletable', detail: NOTHING }
   const tools = [...new Set(parts.flatMap((p) => (p.tool ? [p.tool] : [])))]
@@ -52,11 +64,11 @@ function planOne(store: OpenCodeStore, native: NativeMessage, storageOnly: boole
     storageOnly,
     completedAt: messageCompletedAt(native) ?? null,
     tools,
-    ...(only ? { indexes: parts.map((p) => p.index) } : {}),
+    ...(keep ? { indexes: parts.map((p) => p.index) } : {}),
   }
 }
 
-function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly MessageSlot[], only?: ReadonlyMap<string, ReadonlySet<string>>): { plans: MessagePlan[]; natives: NativeMessage[] } {
+function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly MessageSlot[], selection: PartSelection = {}): { plans: MessagePlan[]; natives: NativeMessage[] } {
   const { db } = deps.opencode
   const plans: MessagePlan[] = []
   const loadable = slots.filter((s) => s.bytes <= LIMITS.messageStoredBytes).map((s) => s.key.id)
@@ -65,7 +77,7 @@ function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly Message
   const storageOnly = ctx.store.prune.storageOnlyMessages(db, ctx.session.id)
   for (const slot of slots) {
     const native = byId.get(slot.key.id)
-    if (native) plans.push(planOne(ctx.store, native, storageOnly.has(slot.key.id), only?.get(slot.key.id)))
+    if (native) plans.push(planOne(ctx.store, native, storageOnly.has(slot.key.id), selection))
     else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: overEditLimit(slot.bytes) })
   }
   return { plans, natives }
@@ -90,10 +102,23 @@ export function planMessages(deps: PruningDeps, input: { sessionID: string; stor
       if (slot) slots.push(slot)
       else missing.add(id)
     }
-    const planned = new Map(planSlots(deps, ctx, slots, input.parts).plans.map((p) => [p.messageID, p]))
+    const { parts } = input
+    const select = parts ? (native: NativeMessage) => {
+      const only = parts.get(native.id)
+      return only ? (p: PrunablePart) => only.has(ctx.store.partKeyAt(native, p.index)) : undefined
+    } : undefined
+    const planned = new Map(planSlots(deps, ctx, slots, { select }).plans.map((p) => [p.messageID, p]))
     return input.messageIDs.map((messageID): MessagePlan =>
       planned.get(messageID) ?? { messageID, status: 'blocked', reason: 'not_deletable', detail: 'This message is not in the session.' })
   })
+}
+
+export interface ForkPlan {
+  sessionID: string
+  title: string | null
+  candidates: Extract<MessagePlan, { status: 'candidate' }>[]
+  bytes: number
+  tokens: number
 }
 
 export interface SessionPlan {
@@ -106,6 +131,12 @@ export interface SessionPlan {
   live: LiveVerdict
   candidates: Extract<MessagePlan, { status: 'candidate' }>[]
   blocked: Extract<MessagePlan, { status: 'blocked' }>[]
+  /**
+   * Forks holding verbatim copies of candidates (2.x forks copy the parent's rows): each copy planned
+   * in its own session, so a clean-up that includes them prunes each fork with its own revisions,
+   * fences, live check and receipts. Left alone unless the person asks (forks stay isolated).
+   */
+  forks: ForkPlan[]
   /** `tokens` = `contextTokens` (the model still reads them) + `storageOnlyTokens` (before the latest completed compaction). */
   totals: { messages: number; assistantMessages: number; candidates: number; tools: number; reasoning: number; bytes: number; tokens: number; contextTokens: number; storageOnlyTokens: number }
 }
@@ -117,7 +148,32 @@ export interface SessionPlan {
 export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): Promise<SessionPlan> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) throw new AppError('unsupported_storage', ctx.detail)
-  const live = await checkLiveSession(deps, ctx)
+  const plan = planSessionWith(deps, ctx, await checkLiveSession(deps, ctx))
+  return { ...plan, forks: planForks(deps, ctx, plan) }
+}
+
+/** The forks' copies of the plan's candidates, each planned where it lives. */
+function planForks(deps: PruningDeps, ctx: PruneContext, plan: SessionPlan): ForkPlan[] {
+  const { db } = deps.opencode
+  const copies = db.read(() => ctx.store.prune.forkCopies(db, ctx.session.id, plan.candidates.map((c) => c.messageID)))
+  const bySession = new Map<string, { title: string | null; messageIDs: string[] }>()
+  for (const c of copies) {
+    const entry = bySession.get(c.sessionID) ?? { title: c.title, messageIDs: [] }
+    entry.messageIDs.push(c.messageID)
+    bySession.set(c.sessionID, entry)
+  }
+  return [...bySession].flatMap(([sessionID, { title, messageIDs }]) => {
+    const candidates = planMessages(deps, { sessionID, storage: ctx.session.storage, messageIDs }).flatMap((p) => (p.status === 'candidate' ? [p] : []))
+    if (candidates.length === 0) return []
+    return [{ sessionID, title, candidates, bytes: candidates.reduce((n, c) => n + c.bytes, 0), tokens: candidates.reduce((n, c) => n + c.tokens, 0) }]
+  })
+}
+
+/**
+ * sessionPlan on a live verdict the caller already has: a DB-wide plan asks checkLive once for all
+ * its sessions. Read-only and synchronous; `selection` narrows each candidate to chosen parts.
+ */
+export function planSessionWith(deps: PruningDeps, ctx: PruneContext, live: LiveVerdict, selection: PartSelection = {}): SessionPlan {
   const lock = live.state === 'locked' ? live.lock : null
   const { db } = deps.opencode
   return db.read(() => {
@@ -131,11 +187,12 @@ export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): P
       live,
       candidates: [],
       blocked: [],
+      forks: [],
       totals: { messages: 0, assistantMessages: 0, candidates: 0, tools: 0, reasoning: 0, bytes: 0, tokens: 0, contextTokens: 0, storageOnlyTokens: 0 },
     }
     let slots = ctx.store.messageSlots(db, ctx.session.id, { kind: 'earliest' }, PAGE)
     while (slots.length > 0) {
-      const { plans, natives } = planSlots(deps, ctx, slots)
+      const { plans, natives } = planSlots(deps, ctx, slots, selection)
       const roles = new Map(natives.map((m) => [m.id as string, messageRole(m)]))
       plan.totals.messages += slots.length
       for (const p of plans) {

@@ -83,12 +83,16 @@ function settle(deps: PruningDeps, ctx: PruneContext, outcome: ReturnType<typeof
 export async function pruneMessage(deps: PruningDeps, input: PruneInput): Promise<PruneResult> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return ctx
-  const live = await checkLiveSession(deps, ctx)
-  if (live.state === 'locked') return liveBlocked(live.lock)
-  const request: PruneRequest = { messageID: input.messageID, revision: input.revision, selection: { kind: 'indexes', indexes: input.indexes } }
-  const result = settle(deps, ctx, runPruneTransaction(deps, ctx, request))
+  const result = pruneMessageWith(deps, ctx, await checkLiveSession(deps, ctx), input)
   setImmediate(() => foldWal(deps))
   return result
+}
+
+/** pruneMessage on a live verdict the caller asked for just before (a DB-wide clean-up checks many sessions at once). */
+export function pruneMessageWith(deps: PruningDeps, ctx: PruneContext, live: LiveVerdict, input: Pick<PruneInput, 'messageID' | 'revision' | 'indexes'>): PruneResult {
+  if (live.state === 'locked') return liveBlocked(live.lock)
+  const request: PruneRequest = { messageID: input.messageID, revision: input.revision, selection: { kind: 'indexes', indexes: input.indexes } }
+  return settle(deps, ctx, runPruneTransaction(deps, ctx, request))
 }
 
 /**
@@ -99,15 +103,20 @@ export async function pruneBatch(deps: PruningDeps, input: PruneBatchInput): Pro
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) return { results: input.candidates.map((c) => ({ messageID: c.messageID, result: ctx })) }
   // Asked once per batch, before its first transaction; the UI sends at most 16 messages a batch.
-  const live = await checkLiveSession(deps, ctx)
-  if (live.state === 'locked') return { results: input.candidates.map((c) => ({ messageID: c.messageID, result: liveBlocked(live.lock) })) }
+  const results = await pruneBatchWith(deps, ctx, await checkLiveSession(deps, ctx), input.candidates)
+  foldWal(deps)
+  return { results }
+}
+
+/** pruneBatch's transactions on a live verdict the caller asked for just before; the caller folds the WAL. */
+export async function pruneBatchWith(deps: PruningDeps, ctx: PruneContext, live: LiveVerdict, candidates: PruneBatchInput['candidates']): Promise<{ messageID: string; result: PruneResult }[]> {
+  if (live.state === 'locked') return candidates.map((c) => ({ messageID: c.messageID, result: liveBlocked(live.lock) }))
   const results: { messageID: string; result: PruneResult }[] = []
-  for (const candidate of input.candidates) {
+  for (const candidate of candidates) {
     const request: PruneRequest = { messageID: candidate.messageID, revision: candidate.revision, selection: { kind: 'allTechnical' } }
     results.push({ messageID: candidate.messageID, result: settle(deps, ctx, runPruneTransaction(deps, ctx, request)) })
     // Between transactions (never inside one), let other requests run.
     await yieldToLoop()
   }
-  foldWal(deps)
-  return { results }
+  return results
 }

@@ -44,4 +44,45 @@ describe('2.x forks (current upstream shapes): copies of the parent rows', () =>
       expect(db.prepare(`SELECT fork_session_id FROM session_v2 WHERE id = ?`).pluck().get(fork.id)).toBe(main.id)
     })
   })
+
+  it("a whole-session plan names the forks' copies, planned in each fork; pruning them there removes the content from the copies, each by its own revision", async () => {
+    const manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant: 'fresh', shape: 'current' })
+    const main = manifest.sessions.find((s) => s.key === 'main')!
+    const fork = manifest.sessions.find((s) => s.key === 'fork')!
+    deps = await createTestDeps(manifest.file)
+    const caller = createCaller({ deps })
+    const plan = await caller.pruning.sessionPlan({ sessionID: main.id, storage: 'v2' })
+    const copiedSeqs = new Set(fork.messages.map(seqOf))
+    const inFork = plan.candidates.filter((c) => copiedSeqs.has(seqOf(main.messages.find((m) => m.id === c.messageID)!)))
+    expect(plan.forks).toHaveLength(1)
+    const [forkPlan] = plan.forks
+    expect(forkPlan).toMatchObject({ sessionID: fork.id, title: fork.title })
+    // One candidate in the fork per copied candidate of the parent, with the fork's own message ids.
+    const forkSeqs = forkPlan!.candidates.map((c) => seqOf(fork.messages.find((m) => m.id === c.messageID)!)).sort()
+    expect(forkSeqs).toEqual(inFork.map((c) => seqOf(main.messages.find((m) => m.id === c.messageID)!)).sort())
+    expect(forkPlan!.bytes).toBe(forkPlan!.candidates.reduce((n, c) => n + c.bytes, 0))
+    // The fork's own plan does not point back at the parent.
+    expect((await caller.pruning.sessionPlan({ sessionID: fork.id, storage: 'v2' })).forks).toEqual([])
+
+    const parentResults = (await caller.pruning.pruneBatch({ sessionID: main.id, storage: 'v2', candidates: inFork.map((c) => ({ messageID: c.messageID, revision: c.revision })) })).results
+    expect(parentResults.every((r) => r.result.status === 'pruned')).toBe(true)
+    // The parent's prune left the copies as they were; a stale revision for a copy is refused, nothing written.
+    const [first, ...rest] = forkPlan!.candidates
+    const untouched = await readMessage(caller, fork.id, first!.messageID, 'v2')
+    expect(untouched.content.some((item) => (item as { type?: string }).type === 'tool' || (item as { type?: string }).type === 'reasoning')).toBe(true)
+    const stale = await caller.pruning.pruneBatch({ sessionID: fork.id, storage: 'v2', candidates: [{ messageID: first!.messageID, revision: inFork[0]!.revision === first!.revision ? 'f'.repeat(64) : inFork[0]!.revision }] })
+    expect(stale.results[0]?.result).toMatchObject({ status: 'blocked', reason: 'conflict' })
+    expect(await readMessage(caller, fork.id, first!.messageID, 'v2')).toEqual(untouched)
+
+    const forkResults = (await caller.pruning.pruneBatch({ sessionID: fork.id, storage: 'v2', candidates: [first!, ...rest].map((c) => ({ messageID: c.messageID, revision: c.revision })) })).results
+    expect(forkResults.map((r) => r.result.status)).toEqual(forkPlan!.candidates.map(() => 'pruned'))
+    for (const c of forkPlan!.candidates) {
+      const copy = await readMessage(caller, fork.id, c.messageID, 'v2')
+      expect(copy.content.some((item) => (item as { type?: string }).type === 'tool' || (item as { type?: string }).type === 'reasoning')).toBe(false)
+    }
+    // A receipt per session: the same request again answers the same receipt, writing nothing new.
+    const again = (await caller.pruning.pruneBatch({ sessionID: fork.id, storage: 'v2', candidates: [{ messageID: first!.messageID, revision: first!.revision }] })).results[0]?.result
+    expect(again).toMatchObject({ status: 'pruned', messageID: first!.messageID })
+    expect((await caller.pruning.sessionPlan({ sessionID: main.id, storage: 'v2' })).forks).toEqual([])
+  })
 })

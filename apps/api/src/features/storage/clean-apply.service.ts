@@ -1,6 +1,9 @@
 import { LIMITS } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
-import { pruneBatch, pruneMessage, type PruneResult } from '../pruning/pruning.service.js'
+import { checkLive, liveKey, type LiveVerdict } from '../../opencode/live-guard.js'
+import { pruneContext, type Blocked, type PruneContext } from '../pruning/prune-context.js'
+import { foldWal } from '../pruning/pruning-runtime.js'
+import { pruneBatchWith, pruneMessageWith, type PruneResult } from '../pruning/pruning.service.js'
 import { planClean, type CleanPlan, type CleanSession } from './clean-plan.service.js'
 import { emptyTally, type CleanResult, type CleanRunning } from './clean-runner.js'
 import type { JobControl } from './job-runner.js'
@@ -13,19 +16,39 @@ export type CleanStart =
   | { status: 'conflict'; detail: string }
   | { status: 'refused'; detail: string }
 
-async function pruneSession(deps: AppDeps, s: CleanSession): Promise<Array<{ result: PruneResult; bytes: number; tokens: number }>> {
-  const out: Array<{ result: PruneResult; bytes: number; tokens: number }> = []
+/** Sessions per live check, and how long its verdicts may be used before the rest are asked again. */
+const LIVE_GROUP = 64
+const LIVE_REUSE_MS = 1000
+
+type Outcome = { result: PruneResult; bytes: number; tokens: number }
+
+async function pruneSession(deps: AppDeps, s: CleanSession, ctx: PruneContext | Blocked, live: LiveVerdict | undefined): Promise<Outcome[]> {
+  // Gone or unreadable since the plan, or (never expected) not asked: every target stays as it was.
+  if ('status' in ctx || !live) {
+    const result: PruneResult = 'status' in ctx ? ctx : { status: 'blocked', reason: 'maintenance_required', detail: 'Loupe could not tell whether OpenCode is running this session.' }
+    return s.targets.map((t) => ({ result, bytes: t.bytes, tokens: t.tokens }))
+  }
+  const out: Outcome[] = []
   const whole = s.targets.filter((t) => t.indexes === null)
   for (let i = 0; i < whole.length; i += LIMITS.pruneBatchMax) {
     const chunk = whole.slice(i, i + LIMITS.pruneBatchMax)
-    const { results } = await pruneBatch(deps, { sessionID: s.sessionID, storage: s.storage, candidates: chunk.map((t) => ({ messageID: t.messageID, revision: t.revision })) })
+    const results = await pruneBatchWith(deps, ctx, live, chunk.map((t) => ({ messageID: t.messageID, revision: t.revision })))
     results.forEach((r, j) => out.push({ result: r.result, bytes: chunk[j]?.bytes ?? 0, tokens: chunk[j]?.tokens ?? 0 }))
   }
   for (const t of s.targets) {
     if (t.indexes === null) continue
-    out.push({ result: await pruneMessage(deps, { sessionID: s.sessionID, storage: s.storage, messageID: t.messageID, revision: t.revision, indexes: t.indexes }), bytes: t.bytes, tokens: t.tokens })
+    out.push({ result: pruneMessageWith(deps, ctx, live, { messageID: t.messageID, revision: t.revision, indexes: t.indexes }), bytes: t.bytes, tokens: t.tokens })
   }
+  foldWal(deps)
   return out
+}
+
+function resolveFor(deps: AppDeps, s: CleanSession): PruneContext | Blocked {
+  try {
+    return pruneContext(deps.opencode, s.sessionID, s.storage)
+  } catch {
+    return { status: 'blocked', reason: 'not_deletable', detail: 'This session is not in the database any more.' }
+  }
 }
 
 /**
@@ -35,22 +58,32 @@ async function pruneSession(deps: AppDeps, s: CleanSession): Promise<Array<{ res
 export async function runClean(deps: AppDeps, plan: CleanPlan, job: Pick<JobControl<CleanRunning>, 'signal' | 'report'>): Promise<CleanResult> {
   const done = emptyTally()
   let stopped = false
-  for (const s of plan.all) {
-    if (job.signal.aborted) {
-      stopped = true
-      break
-    }
-    let any = false
-    for (const { result, bytes, tokens } of await pruneSession(deps, s)) {
-      if (result.status !== 'pruned') {
-        done.blocked += 1
-        continue
+  // One live check for a group of sessions (one scan of the file's holders), asked again for the
+  // rest of the group once its answer is a second old: OpenCode starting meanwhile is seen by the next session.
+  for (let i = 0; i < plan.all.length && !stopped; ) {
+    const group = plan.all.slice(i, i + LIVE_GROUP).map((s) => ({ s, ctx: resolveFor(deps, s) }))
+    const verdicts = await checkLive(deps, group.flatMap((g) => ('status' in g.ctx ? [] : [g.ctx])))
+    const askedAt = performance.now()
+    for (const [n, { s, ctx }] of group.entries()) {
+      if (job.signal.aborted) {
+        stopped = true
+        break
       }
-      any = true
-      Object.assign(done, { messages: done.messages + 1, parts: done.parts + result.removedCount, bytes: done.bytes + bytes, tokens: done.tokens + tokens })
+      if (n > 0 && performance.now() - askedAt > LIVE_REUSE_MS) break
+      i++
+      const live = 'status' in ctx ? undefined : verdicts.get(liveKey(ctx.session))
+      let any = false
+      for (const { result, bytes, tokens } of await pruneSession(deps, s, ctx, live)) {
+        if (result.status !== 'pruned') {
+          done.blocked += 1
+          continue
+        }
+        any = true
+        Object.assign(done, { messages: done.messages + 1, parts: done.parts + result.removedCount, bytes: done.bytes + bytes, tokens: done.tokens + tokens })
+      }
+      if (any) done.sessions += 1
+      job.report({ done: { ...done } })
     }
-    if (any) done.sessions += 1
-    job.report({ done: { ...done } })
   }
   const planned = { sessions: plan.sessions, parts: plan.parts, bytes: plan.bytes, tokens: plan.tokens }
   const message = `${stopped ? 'Stopped' : 'Done'}: ${done.parts} parts removed from ${done.messages} messages${done.blocked ? `, ${done.blocked} messages left as they were` : ''}. ` +

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
 import type { StorageGeneration } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
+import { AppError } from '../../errors.js'
+import { checkLive, liveKey } from '../../opencode/live-guard.js'
 import type { SessionRecord } from '../../store/store.js'
-import { previewMessage, sessionPlan } from '../pruning/pruning.service.js'
+import { planSessionWith, type PartSelection } from '../pruning/plan.service.js'
 import type { CleanRule } from './storage.schema.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -67,19 +69,8 @@ function idleSessions(deps: AppDeps, rule: CleanRule): SessionRecord[] {
   return out.sort((a, b) => a.timeUpdated - b.timeUpdated || a.id.localeCompare(b.id) || a.storage.localeCompare(b.storage))
 }
 
-/** With a size rule: only the tool parts of each candidate message stored at this many bytes or more. */
-async function sizedTargets(deps: AppDeps, session: SessionRecord, messageIDs: string[], minBytes: number): Promise<CleanTarget[]> {
-  const out: CleanTarget[] = []
-  for (const messageID of messageIDs) {
-    const preview = await previewMessage(deps, { sessionID: session.id, storage: session.storage, messageID })
-    if (preview.status !== 'preview') continue
-    const parts = preview.parts.filter((p) => p.type === 'tool' && p.bytes >= minBytes)
-    if (parts.length === 0) continue
-    const sum = (k: 'bytes' | 'tokens') => parts.reduce((n, p) => n + p[k], 0)
-    out.push({ messageID, revision: preview.revision, indexes: parts.map((p) => p.index), parts: parts.length, bytes: sum('bytes'), tokens: sum('tokens') })
-  }
-  return out
-}
+/** With a size rule: only the tool parts stored at this many bytes or more, as the message preview lists them. */
+const sizedParts = (minBytes: number): PartSelection => ({ select: () => (p) => p.type === 'tool' && p.bytes >= minBytes, media: true })
 
 /**
  * What a DB-wide retention clean-up would remove: the technical parts (tool calls and reasoning) of
@@ -87,17 +78,31 @@ async function sizedTargets(deps: AppDeps, session: SessionRecord, messageIDs: s
  * optionally only tool parts of at least K KB. Read-only; the same refusals as a session clean-up.
  */
 export async function planClean(deps: AppDeps, rule: CleanRule): Promise<CleanPlan> {
+  const { opencode } = deps
+  const idle = idleSessions(deps, rule).flatMap((session) => {
+    const store = opencode.stores.byGeneration[session.storage]
+    return store ? [{ session, store }] : []
+  })
+  if (idle.length > 0 && !opencode.layout.readable) {
+    throw new AppError('unsupported_storage', `Loupe does not recognize this database's schema: ${opencode.layout.problems.join('; ')}`)
+  }
+  // One live check for the whole plan (one scan of the file's holders, one status read per
+  // directory): planning only reads, and apply asks again before it writes.
+  const verdicts = await checkLive(deps, idle)
+  const selection = rule.minToolOutputKB ? sizedParts(rule.minToolOutputKB * 1024) : {}
   const all: CleanSession[] = []
   const skipped: CleanPlan['skipped'] = []
-  for (const session of idleSessions(deps, rule)) {
-    const plan = await sessionPlan(deps, { sessionID: session.id, storage: session.storage })
+  for (const ctx of idle) {
+    const { session } = ctx
+    const live = verdicts.get(liveKey(session))
+    if (!live) throw new Error('checkLive answers every session it is given')
+    const plan = planSessionWith(deps, ctx, live, selection)
     if (plan.block) {
       if (plan.candidates.length > 0) skipped.push({ sessionID: session.id, storage: session.storage, reason: plan.block.detail })
       continue
     }
-    const targets = rule.minToolOutputKB
-      ? await sizedTargets(deps, session, plan.candidates.map((c) => c.messageID), rule.minToolOutputKB * 1024)
-      : plan.candidates.map((c) => ({ messageID: c.messageID, revision: c.revision, indexes: null, parts: c.toolCount + c.reasoningCount, bytes: c.bytes, tokens: c.tokens }))
+    const targets = plan.candidates.map((c): CleanTarget =>
+      ({ messageID: c.messageID, revision: c.revision, indexes: c.indexes ?? null, parts: c.toolCount + c.reasoningCount, bytes: c.bytes, tokens: c.tokens }))
     if (targets.length === 0) continue
     const sum = (k: 'parts' | 'bytes' | 'tokens') => targets.reduce((n, t) => n + t[k], 0)
     all.push({ sessionID: session.id, storage: session.storage, title: session.title, directory: session.directory, timeUpdated: session.timeUpdated, targets, parts: sum('parts'), bytes: sum('bytes'), tokens: sum('tokens') })

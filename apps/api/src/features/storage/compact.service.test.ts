@@ -117,6 +117,25 @@ describe('compactEventLog', () => {
     expect(done.eventsRedacted).toBeGreaterThan(0)
   })
 
+  it("compacts 1.18's experimental sessions under their own generation's fences, and refuses one those fences hold", async () => {
+    deps = await createTestDeps((await realFixture()).db)
+    const experimental = deps.opencode.stores.all.find((store) => store.layout.experimental)
+    const ids = deps.opencode.db.raw.prepare(`SELECT DISTINCT session_id FROM session_message ORDER BY session_id`).pluck().all() as string[]
+    expect(experimental && ids.length).toBeGreaterThan(1)
+    // Their rows are in `session`, their run state the 2.x one: the experimental store owns them, not the 1.x one.
+    expect(ids.every((id) => deps!.opencode.stores.byGeneration.v1!.getSession(deps!.opencode.db, id) === undefined)).toBe(true)
+    expect(ids.every((id) => experimental!.getSession(deps!.opencode.db, id) !== undefined)).toBe(true)
+    const [held, free] = ids as [string, string]
+    deps.opencode.db.raw.prepare(`UPDATE session SET time_compacting = 1 WHERE id = ?`).run(held)
+    const before = readEvents(deps.opencode.path).filter((e) => e.aggregate_id === held)
+    const done = await compactEventLog(deps, { dryRun: false })
+    expect(done.refused).toEqual([{ sessionID: held, reason: expect.stringMatching(/compacting/) }])
+    expect(readEvents(deps.opencode.path).filter((e) => e.aggregate_id === held)).toEqual(before)
+    // Listed with their 1.x-named events read by the 1.x planner; the `session.next.*` ones counted and left.
+    expect(done.perSession.find((s) => s.sessionID === free)).toMatchObject({ unknownTypes: expect.any(Number) })
+    expect(done.perSession.find((s) => s.sessionID === free)!.unknownTypes).toBeGreaterThan(0)
+  })
+
   it('refuses the whole run when the file was replaced under it', async () => {
     deps = await createTestDeps((await realFixture()).db)
     const replaced = { ...deps, opencode: { ...deps.opencode, isSameFile: () => false } }

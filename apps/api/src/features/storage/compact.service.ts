@@ -9,10 +9,10 @@ import {
   type ScannedEvent,
   type SessionCompactionPlan,
 } from '../../store/event-compaction.store.js'
-import type { PruneStore } from '../../store/prune.store.js'
+import type { OpenCodeStore } from '../../store/store.js'
 import { checkWriteTarget, fenceSession } from '../pruning/fences.js'
 import { foldWal } from '../pruning/pruning-runtime.js'
-import { checkLiveSession } from '../../opencode/live-guard.js'
+import { checkLiveSession, type LiveSession } from '../../opencode/live-guard.js'
 import type { CompactAnswer, CompactProgress, CompactSession } from './compact-answer.js'
 import type { CompactInput } from './storage.schema.js'
 
@@ -20,10 +20,10 @@ export type { CompactAnswer, CompactProgress, CompactSession } from './compact-a
 
 export type CompactDeps = Pick<AppDeps, 'opencode' | 'config' | 'opencodeClient' | 'clock'>
 
-/** One generation's log to compact, and the fences its sessions are checked against. */
+/** One generation's log to compact, and the store whose role it is. */
 interface CompactTarget {
   log: EventCompactionStore
-  fences: PruneStore
+  store: OpenCodeStore
 }
 
 /** Event payload bytes per write transaction: a commit never holds OpenCode off for long. */
@@ -34,17 +34,35 @@ type Refusal = { sessionID: string; reason: string }
 type SessionOutcome = { kind: 'done'; summary: CompactSession } | { kind: 'refused'; reason: string } | { kind: 'stop'; reason: string; summary?: CompactSession }
 
 /**
+ * The session as the store of its own generation reads it: the log's store first, then the others.
+ * A log is shared by every generation whose sessions write to it, and 1.18's experimental sessions
+ * keep rows in `session` beside 1.x ones while their run state is the 2.x one: their fences and live
+ * check are the experimental store's, while the 1.x planner reads their events.
+ */
+function findOwner(deps: CompactDeps, target: CompactTarget, sessionID: string): LiveSession | undefined {
+  const { db, stores } = deps.opencode
+  const order = [target.store, ...stores.all.filter((s) => s !== target.store)]
+  return db.read(() => {
+    for (const store of order) {
+      const session = store.getSession(db, sessionID)
+      if (session) return { store, session }
+    }
+    return undefined
+  })
+}
+
+/**
  * The one place compaction asks whether OpenCode is working in a session right now (before every
  * write batch, never inside a transaction). Answers a refusal, or undefined when it may go ahead.
  */
-async function liveRefusal(deps: CompactDeps, sessionID: string): Promise<string | undefined> {
-  // 1.18's experimental sessions keep 1.x session events on a `session` row; their run state is the 2.x one.
-  const { db, stores } = deps.opencode
-  const found = db.read(() => stores.all.map((store) => ({ store, session: store.getSession(db, sessionID) })).find((f) => f.session !== undefined))
-  if (!found?.session) return 'This session is not in the database any more.'
-  const live = await checkLiveSession(deps, { store: found.store, session: found.session })
+async function liveRefusal(deps: CompactDeps, target: CompactTarget, sessionID: string): Promise<string | undefined> {
+  const owner = findOwner(deps, target, sessionID)
+  if (!owner) return GONE
+  const live = await checkLiveSession(deps, owner)
   return live.state === 'locked' ? `${live.lock.detail} ${live.lock.fix}` : undefined
 }
+
+const GONE = 'This session is not in the database any more.'
 
 /** The session's whole log, in pages between which other requests run; a snapshot that is not JSON answers a reason. */
 async function scanSession(deps: CompactDeps, log: EventCompactionStore, sessionID: string): Promise<ScannedEvent[] | string> {
@@ -101,18 +119,19 @@ const summarize = (s: EventLogSession, plan: SessionCompactionPlan, redacted: nu
 })
 
 /** Write one session's redactions in bounded batches, each behind the live check, the file check and the fences. */
-async function writeSession(deps: CompactDeps, target: CompactTarget, s: EventLogSession, plan: SessionCompactionPlan, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
+async function writeSession(deps: CompactDeps, target: CompactTarget, owner: LiveSession, s: EventLogSession, plan: SessionCompactionPlan, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
+  const fences = owner.store.prune
   const { db } = deps.opencode
   let redacted = 0
   let after = plan.eventBytes
   const halt = (reason: string): SessionOutcome => (redacted > 0 ? { kind: 'stop', reason, summary: summarize(s, plan, redacted, after) } : { kind: 'refused', reason })
   for (const batch of batchesOf(plan.redactions, options.batchBytes ?? BATCH_EVENT_BYTES)) {
     if (options.signal?.aborted) return { kind: 'stop', reason: 'Stopped on request; what was compacted stays compacted, and a new run continues from there.', summary: summarize(s, plan, redacted, after) }
-    const live = await liveRefusal(deps, s.sessionID)
+    const live = await liveRefusal(deps, target, s.sessionID)
     if (live) return halt(live)
     try {
       const outcome = db.write((): { block: string } | { bytes: { before: number; after: number } } => {
-        const block = checkWriteTarget(deps.opencode, target.fences) ?? fenceSession(target.fences.sessionFence(db, s.sessionID))
+        const block = checkWriteTarget(deps.opencode, fences) ?? fenceSession(fences.sessionFence(db, s.sessionID))
         if (block) return { block: block.detail }
         if (!target.log.newestStillThere(db, s.sessionID, plan.newest)) throw new CompactionConflict('the log changed')
         return { bytes: target.log.apply(db, s.sessionID, batch) }
@@ -134,9 +153,11 @@ async function writeSession(deps: CompactDeps, target: CompactTarget, s: EventLo
 
 async function compactSession(deps: CompactDeps, target: CompactTarget, s: EventLogSession, dryRun: boolean, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
   const { db } = deps.opencode
-  const fence = fenceSession(db.read(() => target.fences.sessionFence(db, s.sessionID)))
+  const owner = findOwner(deps, target, s.sessionID)
+  if (!owner) return { kind: 'refused', reason: GONE }
+  const fence = fenceSession(db.read(() => owner.store.prune.sessionFence(db, s.sessionID)))
   if (fence) return { kind: 'refused', reason: fence.detail }
-  const live = await liveRefusal(deps, s.sessionID)
+  const live = await liveRefusal(deps, target, s.sessionID)
   if (live) return { kind: 'refused', reason: live }
   const rows = await scanSession(deps, target.log, s.sessionID)
   if (typeof rows === 'string') return { kind: 'refused', reason: rows }
@@ -148,7 +169,7 @@ async function compactSession(deps: CompactDeps, target: CompactTarget, s: Event
     progress(s.bytes)
     return { kind: 'done', summary: summarize(s, plan, plan.redactions.length, after) }
   }
-  return writeSession(deps, target, s, plan, progress, options)
+  return writeSession(deps, target, owner, s, plan, progress, options)
 }
 
 /**
@@ -162,13 +183,13 @@ export async function compactEventLog(deps: CompactDeps, input: CompactInput, on
   const { opencode } = deps
   const notes = opencode.stores.all.flatMap((store) => (store.eventCompaction.note ? [store.eventCompaction.note] : []))
   const answer: CompactAnswer = { status: 'done', dryRun: input.dryRun, sessions: 0, eventsRedacted: 0, eventBytesBefore: 0, eventBytesAfter: 0, refused: [], perSession: [], detail: null, notes }
-  const targets = opencode.stores.all.flatMap((store): CompactTarget[] => (store.eventCompaction.log ? [{ log: store.eventCompaction.log, fences: store.prune }] : []))
+  const targets = opencode.stores.all.flatMap((store): CompactTarget[] => (store.eventCompaction.log ? [{ log: store.eventCompaction.log, store }] : []))
   if (targets.length === 0) {
     answer.notes.push('This database has no event log of snapshots to compact; nothing to do.')
     return answer
   }
   if (!input.dryRun) {
-    const block = opencode.db.read(() => targets.map((t) => checkWriteTarget(opencode, t.fences)).find(Boolean))
+    const block = opencode.db.read(() => opencode.stores.all.map((store) => checkWriteTarget(opencode, store.prune)).find(Boolean))
     if (block) return { ...answer, status: 'refused', detail: block.detail }
   }
   const sessions = opencode.db.read(() => targets.flatMap((target) => target.log.listSessions(opencode.db, input.sessionIDs).map((s) => ({ ...s, target }))))

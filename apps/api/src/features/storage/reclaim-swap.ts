@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { readFileHolders } from '../../opencode/file-holders.js'
+import { describeHolders, readFileHolders } from '../../opencode/file-holders.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
 import { backupPathFor, removeWithSidecars, syncDir } from './reclaim-files.js'
 
@@ -28,11 +28,13 @@ const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size :
  * emptied and the connection closed: a WAL left beside the new file would be replayed into it.
  * The handle is reopened on whatever file the path names afterwards.
  */
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
 export function swapInCopy(opencode: OpenCodeHandle, copy: string, stamp: string, mark: SourceMark, keepBackup: boolean): SwapOutcome {
   if (!opencode.isSameFile()) return { ok: false, reason: 'replaced', detail: 'The database file was replaced while the copy was written; nothing was swapped.' }
   const holders = readFileHolders(opencode.path)
   if (holders === null) return { ok: false, reason: 'maintenance_required', detail: 'Loupe cannot tell whether another process opened the database during the copy; nothing was swapped.' }
-  if (holders.length > 0) return { ok: false, reason: 'maintenance_required', detail: `OpenCode opened the database during the copy (process ${holders.join(', ')}); nothing was swapped.` }
+  if (holders.length > 0) return { ok: false, reason: 'maintenance_required', detail: `${capitalize(describeHolders(holders))} opened the database during the copy; nothing was swapped.` }
   const now = markSource(opencode)
   if (now.dataVersion !== mark.dataVersion || now.changes !== mark.changes) {
     return { ok: false, reason: 'changed', detail: 'The database changed while the copy was written; nothing was swapped. Reclaim again.' }

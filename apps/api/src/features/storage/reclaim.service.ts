@@ -3,7 +3,7 @@ import type { OpenCodeClient } from '../../opencode/opencode-client.js'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { Clock } from '../../lib/clock.js'
-import { readFileHolders } from '../../opencode/file-holders.js'
+import { isLoupeProcess, readFileHolders } from '../../opencode/file-holders.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
 import { readFileFacts } from '../../store/storage-doctor.store.js'
 import type { CopyWorkerData, CopyWorkerMessage } from './reclaim-copy.mjs'
@@ -33,6 +33,15 @@ export interface ReclaimOptions {
 const DISK_MARGIN = 1.05
 const DISK_SLACK_BYTES = 16 * 1024 * 1024
 const STOP_OPENCODE = 'Stop OpenCode, then reclaim: it has the database open, and a swapped file would be invisible to it.'
+
+/** Why a held file refuses a swap, naming another Loupe as Loupe rather than as OpenCode. */
+function heldBy(holders: number[]): string {
+  const loupe = holders.filter(isLoupeProcess)
+  const others = holders.filter((pid) => !loupe.includes(pid))
+  const alsoLoupe = loupe.length ? ` Another Loupe (pid ${loupe.join(', ')}) has it open too.` : ''
+  if (others.length) return `${STOP_OPENCODE} (process ${others.join(', ')})${alsoLoupe}`
+  return `Another Loupe (pid ${loupe.join(', ')}) has the database open: close it (a second \`loupe\` server or \`loupe mcp\`), then reclaim; a swapped file would be invisible to it.`
+}
 
 /** True when an OpenCode server answers at the configured URL (live-safety swaps in the one client). */
 /** Whether something answers at `--opencode-url`: anything but "nothing listens there" counts as running. */
@@ -99,7 +108,7 @@ async function preflight(deps: ReclaimDeps, refuse: Refuse): Promise<Check | Rec
   if (!opencode.isSameFile()) return refuse('replaced', 'The database file was replaced since Loupe opened it; restart Loupe to open the new one.')
   const check = reclaimCheck(deps)
   if (!check.holdersKnown) return refuse('maintenance_required', `Loupe cannot tell which processes have the file open on this system (no /proc, no lsof), so it cannot know OpenCode is stopped. ${STOP_OPENCODE}`)
-  if (check.holders.length > 0) return refuse('maintenance_required', `${STOP_OPENCODE} (process ${check.holders.join(', ')})`)
+  if (check.holders.length > 0) return refuse('maintenance_required', heldBy(check.holders))
   if (await opencodeAnswers(deps)) return refuse('maintenance_required', STOP_OPENCODE)
   const needed = Math.ceil(check.expectedBytes * DISK_MARGIN) + DISK_SLACK_BYTES
   if (check.diskFreeBytes < needed) return refuse('disk_space', `Reclaiming needs about ${needed} free bytes beside the database; ${check.diskFreeBytes} are free.`)

@@ -12,6 +12,7 @@ describe('lockHeadline', () => {
     [lock({ reason: 'unfinished_message', cause: 'unauthorized' }), "OpenCode's server refused Loupe's credentials"],
     [lock({ reason: 'recently_active', cause: 'no_answer' }), 'Recently active while OpenCode holds the database'],
     [lock({ reason: 'unfinished_message', cause: 'bad_answer' }), 'OpenCode holds the database and has not finished this session'],
+    [lock({ reason: 'recently_active', cause: 'held_by_loupe' }), 'Another Loupe has the database open'],
   ])('names why the session is locked when %o', (given, headline) => {
     expect(lockHeadline(given)).toBe(headline)
   })

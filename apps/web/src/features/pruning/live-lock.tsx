@@ -7,6 +7,7 @@ export type LiveLock = NonNullable<RouterOutputs['pruning']['sessionPlan']['lock
 export function lockHeadline(lock: Pick<LiveLock, 'reason' | 'cause'>): string {
   if (lock.reason === 'running') return 'OpenCode is running this session right now'
   if (lock.cause === 'unauthorized') return "OpenCode's server refused Loupe's credentials"
+  if (lock.cause === 'held_by_loupe') return 'Another Loupe has the database open'
   return lock.reason === 'unfinished_message'
     ? 'OpenCode holds the database and has not finished this session'
     : 'Recently active while OpenCode holds the database'

@@ -1,10 +1,10 @@
 import { LIMITS, toolStatusWord } from '@loupe/domain'
 import { A } from '@solidjs/router'
-import { For, Match, Show, Switch } from 'solid-js'
+import { createSignal, For, Match, Show, Switch } from 'solid-js'
 import { Modal } from '../../components/modal'
 import { describeProblem } from '../../lib/errors'
 import { formatAbsoluteTime, formatBytes, formatCount, plural, technicalParts } from '../../lib/format'
-import { reviewTotals, type Refusal, type Review, type ReviewMessage } from './pruning.data'
+import { reviewTotals, type ForkReview, type Refusal, type Review, type ReviewMessage } from './pruning.data'
 import type { Pruning } from './pruning-state'
 import { describeTokenSplit, TOKEN_SPLIT_HINT } from './token-split'
 
@@ -121,9 +121,28 @@ function Totals(props: { review: Review }) {
   )
 }
 
+/** Forks keep verbatim copies of some of these messages: left as they are unless the person includes them. */
+export function ForkNotice(props: { forks: ForkReview[]; include: boolean; onInclude: (on: boolean) => void }) {
+  const copies = () => props.forks.reduce((n, f) => n + f.messages.length, 0)
+  const names = () => props.forks.slice(0, 3).map((f) => f.title ?? f.sessionID).join(', ') + (props.forks.length > 3 ? ', …' : '')
+  return (
+    <Show when={props.forks.length > 0}>
+      <div class="banner prune-forks" role="note">
+        {plural(props.forks.length, 'fork')} ({names()}) {props.forks.length === 1 ? 'keeps' : 'keep'} copies of {plural(copies(), 'message')}; removing them here leaves those copies.
+        <label class="prune-forks-include">
+          <input type="checkbox" checked={props.include} onChange={(e) => props.onInclude(e.currentTarget.checked)} />
+          {' '}Also remove them from the forks' copies ({formatBytes(props.forks.reduce((n, f) => n + f.bytes, 0))})
+        </label>
+      </div>
+    </Show>
+  )
+}
+
 /** Review what goes, confirm, watch it run (cancel between batches), and read the outcome. */
 export function PruneDialog(props: { pruning: Pruning }) {
   const state = () => props.pruning.dialog()
+  // Ticked for one review only: a new review starts with the forks left alone.
+  const [includedIn, setIncludedIn] = createSignal<Review | null>(null)
   return (
     <Show when={state().phase !== 'closed'}>
       <Modal label="Remove technical parts" class="prune-dialog" onClose={() => props.pruning.close()}>
@@ -150,10 +169,11 @@ export function PruneDialog(props: { pruning: Pruning }) {
                     and Loupe also clears them from OpenCode's event log. The file shrinks once you reclaim space on the Storage page.
                   </p>
                 </Show>
+                <ForkNotice forks={s().review.forks ?? []} include={includedIn() === s().review} onInclude={(on) => setIncludedIn(on ? s().review : null)} />
                 <Refusals refused={s().review.refused} />
                 <div class="dialog-actions">
                   <button type="button" class="button button-quiet" onClick={() => props.pruning.close()}>Keep everything</button>
-                  <button type="button" class="button button-danger" disabled={s().review.messages.length === 0} onClick={() => void props.pruning.confirm()} autofocus>
+                  <button type="button" class="button button-danger" disabled={s().review.messages.length === 0} onClick={() => void props.pruning.confirm({ includeForks: includedIn() === s().review })} autofocus>
                     Remove {plural(reviewTotals(s().review).tools + reviewTotals(s().review).reasoning, 'part')}
                   </button>
                 </div>

@@ -120,14 +120,15 @@ export function createPruning(api: Api, target: Accessor<PruneTarget>, onCommitt
     }
   }
 
-  async function confirm() {
+  /** `includeForks`: also prune the forks' copies a whole-session review lists. */
+  async function confirm(options: { includeForks?: boolean } = {}) {
     const state = dialog()
     if (state.phase !== 'review') return
     const mine = (controller = new AbortController())
     const review = state.review
     setDialog({ phase: 'running', review, progress: { done: 0, total: review.messages.length, pruned: 0, removedParts: 0, refused: [], committed: [] } })
     try {
-      const progress = await runReview(api, target(), review, (p) => setDialog({ phase: 'running', review, progress: p }), mine.signal)
+      const progress = await runReview(api, target(), review, (p) => setDialog({ phase: 'running', review, progress: p }), mine.signal, options)
       // Re-read the committed messages here too, in case the event stream is down.
       await win?.refresh(progress.committed)
       const done = new Set(progress.committed)

@@ -41,10 +41,20 @@ export interface Refusal {
   detail: string
 }
 
+/** A fork's verbatim copies of messages in a whole-session review, planned in the fork itself. */
+export interface ForkReview {
+  sessionID: string
+  title: string | null
+  messages: ReviewMessage[]
+  bytes: number
+}
+
 export interface Review {
   scope: 'selection' | 'message' | 'session'
   messages: ReviewMessage[]
   refused: Refusal[]
+  /** Whole-session reviews of 2.x sessions: forks keeping copies, pruned only when the person includes them. */
+  forks?: ForkReview[]
 }
 
 export interface ReviewTotals {
@@ -146,6 +156,7 @@ export function reviewSession(plan: SessionPlan): Review {
     scope: 'session',
     messages: plan.candidates.map(candidateMessage),
     refused: plan.blocked.map((b) => refusalOf(b.messageID, b.reason, b.detail)),
+    forks: plan.forks.map((f) => ({ sessionID: f.sessionID, title: f.title, messages: f.candidates.map(candidateMessage), bytes: f.bytes })),
   }
 }
 
@@ -165,14 +176,16 @@ export interface RunProgress {
  * requests; every request is its own set of transactions, so what ran stays done and nothing is
  * half-done.
  */
-export async function runReview(api: Api, target: PruneTarget, review: Review, onProgress: (p: RunProgress) => void, signal: AbortSignal): Promise<RunProgress> {
-  const progress: RunProgress = { done: 0, total: review.messages.length, pruned: 0, removedParts: 0, refused: [], committed: [] }
-  const settle = (messageID: string, result: PruneResult) => {
+export async function runReview(api: Api, target: PruneTarget, review: Review, onProgress: (p: RunProgress) => void, signal: AbortSignal, options: { includeForks?: boolean } = {}): Promise<RunProgress> {
+  const forks = options.includeForks ? review.forks ?? [] : []
+  const progress: RunProgress = { done: 0, total: review.messages.length + forks.reduce((n, f) => n + f.messages.length, 0), pruned: 0, removedParts: 0, refused: [], committed: [] }
+  // `committed` names this transcript's messages only; a fork's are re-read when its page opens.
+  const settle = (messageID: string, result: PruneResult, here = true) => {
     progress.done++
     if (result.status === 'pruned') {
       progress.pruned++
       progress.removedParts += result.removedCount
-      progress.committed.push(messageID)
+      if (here) progress.committed.push(messageID)
     } else progress.refused.push(refusalOf(messageID, result.reason, result.detail))
   }
   const whole = review.messages.filter((m) => m.indexes === 'all')
@@ -187,6 +200,15 @@ export async function runReview(api: Api, target: PruneTarget, review: Review, o
     const { results } = await api.pruning.pruneBatch.mutate({ ...target, candidates })
     for (const r of results) settle(r.messageID, r.result)
     onProgress({ ...progress })
+  }
+  // Each fork is its own session: its own batches, live check, revisions and receipts.
+  for (const fork of forks) {
+    for (let i = 0; i < fork.messages.length && !signal.aborted; i += LIMITS.pruneBatchMax) {
+      const candidates = fork.messages.slice(i, i + LIMITS.pruneBatchMax).map((m) => ({ messageID: m.messageID, revision: m.revision }))
+      const { results } = await api.pruning.pruneBatch.mutate({ sessionID: fork.sessionID, storage: target.storage, candidates })
+      for (const r of results) settle(r.messageID, r.result, false)
+      onProgress({ ...progress })
+    }
   }
   return progress
 }
