@@ -5,6 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { ensureDependencies, root, run } from './ensure.mjs'
+import { shrinkwrapFrom, shrinkwrapPath } from './pack-shrinkwrap.mjs'
 
 process.env.TURBO_TELEMETRY_DISABLED = '1'
 ensureDependencies()
@@ -54,10 +55,12 @@ const pkg = {
   license: rootPkg.license ?? 'UNLICENSED',
   engines: rootPkg.engines,
   bin: { loupe: 'apps/api/bin/loupe.mjs' },
-  files: ['apps/api/bin', 'apps/api/dist', 'apps/web/dist', 'README.md'],
+  files: ['apps/api/bin', 'apps/api/dist', 'apps/web/dist', 'README.md', 'npm-shrinkwrap.json'],
   dependencies: Object.fromEntries(Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b))),
 }
 fs.writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`)
+const shrinkwrap = shrinkwrapFrom(readJson('package-lock.json'), pkg.name, pkg.version, pkg.dependencies)
+fs.writeFileSync(shrinkwrapPath(stage), `${JSON.stringify(shrinkwrap, null, 2)}\n`)
 const status = run('npm', ['pack', '--pack-destination', root, '--loglevel=warn'], { cwd: stage })
 if (status === 0) console.error(`[loupe] packed ${path.join(root, `loupe-${pkg.version}.tgz`)}`)
 process.exit(status)
