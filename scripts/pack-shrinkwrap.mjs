@@ -33,7 +33,8 @@ export function shrinkwrapFrom(lock, name, version, dependencies) {
     keep.set(key, entry)
     for (const d of Object.keys(entry.dependencies ?? {})) queue.push([key, d, false])
     for (const d of Object.keys(entry.optionalDependencies ?? {})) queue.push([key, d, true])
-    for (const [d, meta] of Object.entries(entry.peerDependencies ?? {})) queue.push([key, d, !!entry.peerDependenciesMeta?.[d]?.optional || !!meta?.optional])
+    // npm installs required peers (typescript for @trpc/server) and never optional ones.
+    for (const d of Object.keys(entry.peerDependencies ?? {})) if (!entry.peerDependenciesMeta?.[d]?.optional) queue.push([key, d, false])
   }
   const sorted = [...keep].sort(([a], [b]) => a.localeCompare(b))
   // The monorepo marks packages only its dev tools need; in the package every kept one is a runtime one.
