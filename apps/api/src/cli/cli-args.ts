@@ -48,6 +48,10 @@ export interface CliOptions {
 
 export class CliUsageError extends Error {}
 
+/** `--scope .` or `../app`: a project directory as the shell names it, made absolute; ids and `all` stay as given. */
+const resolveScope = (scope: string | undefined, cwd: string) =>
+  scope !== undefined && (scope === '.' || scope === '..' || /^\.\.?\//.test(scope)) ? path.resolve(cwd, scope) : scope
+
 const VALUE_FLAGS = new Set(['--db', '--data-dir', '--idle-days', '--project', '--min-tool-kb', '--apply', '--scope', '--kind', '--tool', '--since', '--until', '--limit', '--message', '--cursor', '--sort'])
 const BOOL_FLAGS = new Set(['--json', '--no-backup', '--help', '-h', '--no-build'])
 
@@ -95,7 +99,7 @@ export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string):
       apply: values.get('--apply'),
       applyFlag: flags.has('--apply') || values.has('--apply'),
       positionals,
-      scope: values.get('--scope'),
+      scope: resolveScope(values.get('--scope'), cwd),
       kinds,
       tool: values.get('--tool'),
       since: values.get('--since'),

@@ -71,6 +71,11 @@ describe('loupe search', () => {
     const scoped = lines((await runLoupe(dir, ['search', 'stdin', ...db, '--json', '--scope', hits[0]!.sessionID, '--kind', 'text,user'])).stdout)
     expect(scoped.length).toBeGreaterThan(0)
     expect(scoped.every((h) => h.sessionID === hits[0]!.sessionID && ['text', 'user'].includes(h.kind))).toBe(true)
+    // A project directory named relative to where loupe runs, as a shell user types it.
+    const relative = path.relative(dir, hits[0]!.sessionDirectory)
+    const inProject = lines((await runLoupe(dir, ['search', 'stdin', ...db, '--json', '--scope', relative.startsWith('.') ? relative : `./${relative}`])).stdout)
+    expect(inProject.length).toBeGreaterThan(0)
+    expect(inProject.every((h) => h.sessionDirectory === hits[0]!.sessionDirectory)).toBe(true)
     const table = await runLoupe(dir, ['search', 'stdin', ...db, '--limit', '3'])
     expect(table.stdout).toContain(hits[0]!.sessionID)
     expect(table.stdout).toContain('«stdin»')

@@ -15,7 +15,7 @@ import { openForCli } from './open-db.js'
 export const SEARCH_USAGE = `Usage: loupe search QUERY [--db PATH] [--data-dir DIR] [--json] [options]
 
 Ranked full-text search over all history, the UI's and session_search's search (words, "phrases", -exclude, prefix*).
-  --scope S      all (default), a project directory (absolute path) or a session id
+  --scope S      all (default), a project directory (absolute, or ./relative to here) or a session id
   --kind K       text, reasoning, tool or user; repeat or comma-separate for several
   --tool NAME    only calls of this tool
   --since D      from this date (2026-11-01, UTC), date-time or epoch ms
