@@ -98,4 +98,32 @@ describe('the compiled bin', () => {
     }
     expect(stderr).not.toContain('TypeScript at runtime')
   }, 120_000)
+
+  it('starts the server (`loupe serve`) on plain node: it listens and answers /healthz', async () => {
+    const dir = await workDir()
+    const env = { ...plainNode(), HOME: dir, XDG_DATA_HOME: path.join(dir, 'xdg-data'), XDG_CONFIG_HOME: path.join(dir, 'xdg-config'), XDG_STATE_HOME: path.join(dir, 'xdg-state'), XDG_CACHE_HOME: path.join(dir, 'xdg-cache') }
+    const child = spawn(process.execPath, ['--import', hook, path.join(API, 'bin/loupe.mjs'), 'serve', '--db', 'opencode.db', '--no-open', '--port', '0'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    const url = await new Promise<string>((resolve, reject) => {
+      const look = (d: Buffer) => {
+        output += d.toString()
+        const found = /http:\/\/127\.0\.0\.1:\d+/.exec(output)
+        if (found) resolve(found[0])
+      }
+      child.stdout.on('data', look)
+      child.stderr.on('data', look)
+      child.once('close', (code) => reject(new Error(`loupe serve exited (${code}): ${output}`)))
+    })
+    try {
+      // The address is printed as the server starts listening: ask until it answers.
+      let res: Response | null = null
+      for (let i = 0; i < 50 && !res; i++) res = await fetch(`${url}/healthz`).catch(() => new Promise<null>((r) => setTimeout(() => r(null), 100)))
+      expect(res?.status).toBe(200)
+      expect(await res!.json()).toEqual({ ok: true })
+    } finally {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('close', resolve)))
+    }
+    expect(output).not.toContain('TypeScript at runtime')
+  }, 120_000)
 })
