@@ -11,11 +11,11 @@ export interface Run {
 }
 
 /** The CLI as a user runs it: a child process in a clean directory, HOME and XDG dirs isolated. */
-export function runLoupe(cwd: string, args: string[], options: { shellPrefix?: string; onStderr?: (line: string, kill: () => void) => void } = {}): Promise<Run> {
-  const env = { PATH: process.env.PATH ?? '', HOME: cwd, XDG_DATA_HOME: path.join(cwd, 'xdg-data'), XDG_STATE_HOME: path.join(cwd, 'xdg-state'), XDG_CONFIG_HOME: path.join(cwd, 'xdg-config'), XDG_CACHE_HOME: path.join(cwd, 'xdg-cache') }
+export function runLoupe(cwd: string, args: string[], options: { shellPrefix?: string; onStderr?: (line: string, kill: () => void) => void; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Run> {
+  const env = { PATH: process.env.PATH ?? '', ...options.env, HOME: cwd, XDG_DATA_HOME: path.join(cwd, 'xdg-data'), XDG_STATE_HOME: path.join(cwd, 'xdg-state'), XDG_CONFIG_HOME: path.join(cwd, 'xdg-config'), XDG_CACHE_HOME: path.join(cwd, 'xdg-cache') }
   const child = options.shellPrefix
     ? spawn('bash', ['-c', `${options.shellPrefix}; exec "$0" "$@"`, process.execPath, BIN, ...args], { cwd, env })
-    : spawn(process.execPath, [BIN, ...args], { cwd, env })
+    : spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { cwd, env })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

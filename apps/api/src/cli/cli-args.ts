@@ -29,18 +29,38 @@ export interface CliOptions {
   project?: string
   minToolKb?: string
   apply?: string
+  /** `search QUERY`, `show SESSION`: the words after the command. */
+  positionals: string[]
+  /** `search`/`sessions`/`show` flags, checked by the command that reads them. */
+  scope?: string
+  kinds: string[]
+  tool?: string
+  since?: string
+  until?: string
+  limit?: string
+  message?: string
+  cursor?: string
+  sort?: string
+  /** `search --no-build`: answer from the index as it is (or the literal scan), without building it first. */
+  noBuild: boolean
   opencode: CliOpenCode
 }
 
 export class CliUsageError extends Error {}
 
-const VALUE_FLAGS = new Set(['--db', '--data-dir', '--idle-days', '--project', '--min-tool-kb', '--apply'])
-const BOOL_FLAGS = new Set(['--json', '--no-backup', '--help', '-h'])
+/** `--scope .` or `../app`: a project directory as the shell names it, made absolute; ids and `all` stay as given. */
+const resolveScope = (scope: string | undefined, cwd: string) =>
+  scope !== undefined && (scope === '.' || scope === '..' || /^\.\.?\//.test(scope)) ? path.resolve(cwd, scope) : scope
 
-/** `<command> [--db PATH] [--data-dir DIR] [--json] [--no-backup] [clean flags]`; unknown flags are an error, never ignored. */
+const VALUE_FLAGS = new Set(['--db', '--data-dir', '--idle-days', '--project', '--min-tool-kb', '--apply', '--scope', '--kind', '--tool', '--since', '--until', '--limit', '--message', '--cursor', '--sort'])
+const BOOL_FLAGS = new Set(['--json', '--no-backup', '--help', '-h', '--no-build'])
+
+/** `<command> [positionals] [--db PATH] [--data-dir DIR] [--json] [flags]`; unknown flags are an error, never ignored. */
 export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string): { command: string | null; options: CliOptions } {
   const values = new Map<string, string>()
   const flags = new Set<string>()
+  const kinds: string[] = []
+  const positionals: string[] = []
   let command: string | null = null
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
@@ -53,11 +73,13 @@ export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string):
     if (VALUE_FLAGS.has(name)) {
       const value = inline ?? argv[++i]
       if (value === undefined || value === '') throw new CliUsageError(`${name} needs a value`)
-      values.set(name, value)
+      // `--kind tool --kind text` and `--kind tool,text` both ask for two kinds.
+      if (name === '--kind') kinds.push(...value.split(',').filter(Boolean))
+      else values.set(name, value)
     } else if (BOOL_FLAGS.has(name)) flags.add(name)
     else if (name.startsWith('-')) throw new CliUsageError(`unknown option ${name}`)
     else if (command === null) command = name
-    else throw new CliUsageError(`unexpected argument ${name}`)
+    else positionals.push(arg)
   }
   const home = env.HOME ?? ''
   const dataDir = values.get('--data-dir') ?? (env.LOUPE_HOME || path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'loupe'))
@@ -76,6 +98,17 @@ export function parseCliArgs(argv: readonly string[], env: CliEnv, cwd: string):
       minToolKb: values.get('--min-tool-kb'),
       apply: values.get('--apply'),
       applyFlag: flags.has('--apply') || values.has('--apply'),
+      positionals,
+      scope: resolveScope(values.get('--scope'), cwd),
+      kinds,
+      tool: values.get('--tool'),
+      since: values.get('--since'),
+      until: values.get('--until'),
+      limit: values.get('--limit'),
+      message: values.get('--message'),
+      cursor: values.get('--cursor'),
+      sort: values.get('--sort'),
+      noBuild: flags.has('--no-build'),
       opencode: { url: env.LOUPE_OPENCODE_URL || null, username: env.OPENCODE_SERVER_USERNAME || null, password: env.OPENCODE_SERVER_PASSWORD || null },
     },
   }

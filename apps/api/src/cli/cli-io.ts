@@ -10,6 +10,8 @@ export const EXIT = { done: 0, error: 1, refused: 2 } as const
 export interface CommandResult {
   code: (typeof EXIT)[keyof typeof EXIT]
   json: unknown
+  /** Lists: with --json, one JSON object per line instead of `json` (a refusal has none). */
+  jsonLines?: unknown[]
   /** The same answer for a person. */
   text: string
 }

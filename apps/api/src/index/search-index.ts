@@ -22,8 +22,8 @@ export interface SearchIndex {
   revertBoundaries(): Map<string, string>
   /** Re-read one message into the index now (used after a prune, in the same request). */
   reindexMessage(storage: StorageGeneration, sessionID: string, messageID: string): number
-  /** In-process mode (tests): run build and catch-up to completion. */
-  runUntilIdle(): void
+  /** In-process mode (tests, the CLI): run build and catch-up to completion, telling `onProgress` after each slice. */
+  runUntilIdle(onProgress?: (status: IndexStatus) => void): void
   close(): Promise<void>
 }
 
@@ -131,10 +131,10 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
       return reverts.map
     },
     reindexMessage: reindex,
-    runUntilIdle() {
+    runUntilIdle(onProgress) {
       local.start()
-      while (local.buildStep(1000));
-      while (local.catchUp(1000));
+      while (local.buildStep(1000)) onProgress?.(local.status())
+      while (local.catchUp(1000)) onProgress?.(local.status())
       while (!local.sweepStep(2000));
       publish(local.status())
     },

@@ -16,11 +16,26 @@ const isCursor = (p: unknown): p is ReadCursor => {
 
 const WINDOW = 11
 
+/** A window of a session as readable text, the ids of the messages it shows, and where to read on. */
+export interface SessionWindow {
+  session: ReturnType<typeof getSession>['session']
+  text: string
+  messages: string[]
+  cursor: string | null
+}
+
 /**
  * `session_read`: a message and its neighbours through `sessions.messages` (the transcript's own
  * window), as readable text under the bound; what does not fit comes with a cursor.
  */
 export function sessionRead(deps: SessionsDeps, args: SessionReadArgs): McpAnswer {
+  const read = readSessionWindow(deps, args)
+  const text = read.cursor ? `${read.text}\n\nMore: call session_read again with the same sessionID and cursor=${read.cursor}` : read.text
+  return { text, data: { messages: read.messages, cursor: read.cursor } }
+}
+
+/** What `session_read` and `loupe show` print: the target and its neighbours under the MCP bound. */
+export function readSessionWindow(deps: SessionsDeps, args: SessionReadArgs): SessionWindow {
   const { session } = getSession(deps, { sessionID: args.sessionID })
   const binding = bindScope({ kind: 'mcp-read', sessionID: session.id, storage: session.storage })
   let target = args.messageID
@@ -46,8 +61,7 @@ export function sessionRead(deps: SessionsDeps, args: SessionReadArgs): McpAnswe
   const next = shown.next < window.length ? window[shown.next]
     : shown.next <= wanted && page.newer ? listMessages(deps, { sessionID: session.id, storage: session.storage, cursor: page.newer, limit: 1 }).messages[0] : undefined
   const cursor = next ? encodeCursor('mcp-read', binding, { m: next.id, a: Math.max(0, Math.min(5, wanted - shown.next)) }) : null
-  const text = cursor ? `${shown.text}\n\nMore: call session_read again with the same sessionID and cursor=${cursor}` : shown.text
-  return { text, data: { messages: shown.ids, cursor } }
+  return { session, text: shown.text, messages: shown.ids, cursor }
 }
 
 const NEIGHBOUR_BYTES = 3000
