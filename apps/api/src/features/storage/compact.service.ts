@@ -12,7 +12,7 @@ import {
 import type { PruneStore } from '../../store/prune.store.js'
 import { checkWriteTarget, fenceSession } from '../pruning/fences.js'
 import { foldWal } from '../pruning/pruning-runtime.js'
-import { checkLiveSession } from '../../opencode/live-guard.js'
+import { createLiveWindow, type LiveWindow } from './compact-live.js'
 import type { CompactAnswer, CompactProgress, CompactSession } from './compact-answer.js'
 import type { CompactInput } from './storage.schema.js'
 
@@ -32,19 +32,6 @@ const SCAN_ROWS = 2000
 
 type Refusal = { sessionID: string; reason: string }
 type SessionOutcome = { kind: 'done'; summary: CompactSession } | { kind: 'refused'; reason: string } | { kind: 'stop'; reason: string; summary?: CompactSession }
-
-/**
- * The one place compaction asks whether OpenCode is working in a session right now (before every
- * write batch, never inside a transaction). Answers a refusal, or undefined when it may go ahead.
- */
-async function liveRefusal(deps: CompactDeps, sessionID: string): Promise<string | undefined> {
-  // 1.18's experimental sessions keep 1.x session events on a `session` row; their run state is the 2.x one.
-  const { db, stores } = deps.opencode
-  const found = db.read(() => stores.all.map((store) => ({ store, session: store.getSession(db, sessionID) })).find((f) => f.session !== undefined))
-  if (!found?.session) return 'This session is not in the database any more.'
-  const live = await checkLiveSession(deps, { store: found.store, session: found.session })
-  return live.state === 'locked' ? `${live.lock.detail} ${live.lock.fix}` : undefined
-}
 
 /** The session's whole log, in pages between which other requests run; a snapshot that is not JSON answers a reason. */
 async function scanSession(deps: CompactDeps, log: EventCompactionStore, sessionID: string): Promise<ScannedEvent[] | string> {
@@ -101,14 +88,15 @@ const summarize = (s: EventLogSession, plan: SessionCompactionPlan, redacted: nu
 })
 
 /** Write one session's redactions in bounded batches, each behind the live check, the file check and the fences. */
-async function writeSession(deps: CompactDeps, target: CompactTarget, s: EventLogSession, plan: SessionCompactionPlan, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
+async function writeSession(deps: CompactDeps, target: CompactTarget, s: Planned, plan: SessionCompactionPlan, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
   const { db } = deps.opencode
   let redacted = 0
   let after = plan.eventBytes
   const halt = (reason: string): SessionOutcome => (redacted > 0 ? { kind: 'stop', reason, summary: summarize(s, plan, redacted, after) } : { kind: 'refused', reason })
   for (const batch of batchesOf(plan.redactions, options.batchBytes ?? BATCH_EVENT_BYTES)) {
     if (options.signal?.aborted) return { kind: 'stop', reason: 'Stopped on request; what was compacted stays compacted, and a new run continues from there.', summary: summarize(s, plan, redacted, after) }
-    const live = await liveRefusal(deps, s.sessionID)
+    const bytes = batch.reduce((sum, r) => sum + r.bytes, 0)
+    const live = await s.live.refusal(s.index, bytes)
     if (live) return halt(live)
     try {
       const outcome = db.write((): { block: string } | { bytes: { before: number; after: number } } => {
@@ -119,6 +107,7 @@ async function writeSession(deps: CompactDeps, target: CompactTarget, s: EventLo
       })
       if (!outcome.ok) return { kind: 'stop', reason: 'OpenCode is writing to the database right now; run the compaction again in a moment.', summary: summarize(s, plan, redacted, after) }
       if ('block' in outcome.value) return halt(outcome.value.block)
+      s.live.spend(bytes)
       redacted += batch.length
       after -= outcome.value.bytes.before - outcome.value.bytes.after
       progress(outcome.value.bytes.before)
@@ -132,11 +121,14 @@ async function writeSession(deps: CompactDeps, target: CompactTarget, s: EventLo
   return { kind: 'done', summary: summarize(s, plan, redacted, after) }
 }
 
-async function compactSession(deps: CompactDeps, target: CompactTarget, s: EventLogSession, dryRun: boolean, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
+/** A session of the run: its place in it, and the live checks it shares with its neighbours. */
+type Planned = EventLogSession & { index: number; live: LiveWindow }
+
+async function compactSession(deps: CompactDeps, target: CompactTarget, s: Planned, dryRun: boolean, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
   const { db } = deps.opencode
   const fence = fenceSession(db.read(() => target.fences.sessionFence(db, s.sessionID)))
   if (fence) return { kind: 'refused', reason: fence.detail }
-  const live = await liveRefusal(deps, s.sessionID)
+  const live = await s.live.refusal(s.index)
   if (live) return { kind: 'refused', reason: live }
   const rows = await scanSession(deps, target.log, s.sessionID)
   if (typeof rows === 'string') return { kind: 'refused', reason: rows }
@@ -173,13 +165,14 @@ export async function compactEventLog(deps: CompactDeps, input: CompactInput, on
   }
   const sessions = opencode.db.read(() => targets.flatMap((target) => target.log.listSessions(opencode.db, input.sessionIDs).map((s) => ({ ...s, target }))))
   const total = sessions.reduce((sum, s) => sum + s.bytes, 0)
+  const live = createLiveWindow(deps, sessions, options.batchBytes ?? BATCH_EVENT_BYTES)
   let done = 0
   for (const [index, s] of sessions.entries()) {
     const progress = (bytes: number) => {
       done += bytes
       onProgress?.({ sessionID: s.sessionID, sessionsDone: index, sessionsTotal: sessions.length, eventBytesDone: done, eventBytesTotal: total })
     }
-    const outcome = answer.status === 'stopped' ? undefined : await compactSession(deps, s.target, s, input.dryRun, progress, options)
+    const outcome = answer.status === 'stopped' ? undefined : await compactSession(deps, s.target, { ...s, index, live }, input.dryRun, progress, options)
     answer.eventBytesBefore += s.bytes
     const summary = outcome && 'summary' in outcome ? outcome.summary : undefined
     answer.eventBytesAfter += summary?.eventBytesAfter ?? s.bytes
