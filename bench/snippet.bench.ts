@@ -5,6 +5,7 @@
 // FTS5's own snippet() over the whole document (the path a search took before), wall and CPU time
 // (user + sys), with the load average beside them.
 import Database from 'better-sqlite3'
+import fs from 'node:fs'
 import os from 'node:os'
 import { addV1Message, addV1Session, toolPart } from '../apps/api/test/search-fixtures.js'
 import { copyDb, createCaller, createTestDeps, realFixture, tempDir } from '../apps/api/test/harness.js'
@@ -64,4 +65,5 @@ try {
   }
 } finally {
   deps.cleanup()
+  fs.rmSync(dir, { recursive: true, force: true })
 }
