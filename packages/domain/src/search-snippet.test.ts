@@ -114,3 +114,14 @@ describe('compileIndexTerms().snippet', () => {
     expect(segments.at(-1)!.text).toBe('…')
   })
 })
+
+describe('compileIndexTerms().anchors', () => {
+  const anchors = (query: string, columns: Array<string | null>) => compileIndexTerms(indexTerms(parseQuery(query))).anchors(columns)
+  it('finds the best passage of each column, best first, in any script and at any length', () => {
+    // Columns: title, body, tool, input, output. Both words in the output outrank one in the title.
+    expect(anchors('login bug', ['login', '', 'bash', '', 'x login bug'])).toEqual([{ column: 4, start: 2 }, { column: 0, start: 0 }])
+    const long = `${'x '.repeat(SNIPPET_SCAN_CHARS)}🧪 login`
+    expect(anchors('login', ['', long])).toEqual([{ column: 1, start: long.length - 5 }])
+    expect(anchors('login', ['', 'nothing here'])).toEqual([])
+  })
+})

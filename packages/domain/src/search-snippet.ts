@@ -73,6 +73,26 @@ export interface CompiledIndexTerms {
    * tokens JS cannot vouch for (the caller then asks the index, whose answer is authoritative).
    */
   snippet(columns: ReadonlyArray<string | null>, tokens?: number): SnippetSegment[] | null
+  /**
+   * Where the best passages are, best first, at most one a column and `limit` in all, whatever the
+   * text's script or length (the caller lets the index confirm and mark a window around each).
+   * Bounded: at most HITS_PER_COLUMN matches are looked at in a column.
+   */
+  anchors(columns: ReadonlyArray<string | null>, limit?: number): SnippetAnchor[]
+}
+
+/** A passage's anchor: the match in `column` (the index's column order) that starts at `start`. */
+export interface SnippetAnchor {
+  column: number
+  start: number
+}
+
+interface ColumnHits {
+  column: number
+  text: string
+  folded: string
+  hits: Hit[]
+  distinct: number
 }
 
 /**
@@ -87,37 +107,41 @@ export function compileIndexTerms(terms: readonly IndexTerm[]): CompiledIndexTer
   const order = terms.map((_, i) => i).sort((a, b) => terms[b]!.tokens.join(' ').length - terms[a]!.tokens.join(' ').length)
   const all = new RegExp(order.map((i) => `(${termSource(terms[i]!)})`).join('|'), 'gu')
   const each = terms.map((t) => new RegExp(termSource(t), 'u'))
+  // The first HITS_PER_COLUMN matches of each column, as original ranges.
+  const scan = (columns: ReadonlyArray<string | null>): ColumnHits[] => {
+    const out: ColumnHits[] = []
+    columns.forEach((text, column) => {
+      if (!text) return
+      const f = foldForMatch(text)
+      const hits: Hit[] = []
+      for (const m of f.folded.matchAll(all)) {
+        if (m[0].length === 0) continue
+        const term = order[m.findIndex((g, i) => i > 0 && g !== undefined) - 1]!
+        const [start, end] = f.origin ? originalRange(text, f.origin, m.index, m.index + m[0].length) : [m.index, m.index + m[0].length]
+        hits.push({ start, end, term })
+        if (hits.length === HITS_PER_COLUMN) break
+      }
+      out.push({ column, text, folded: f.folded, hits, distinct: new Set(hits.map((h) => h.term)).size })
+    })
+    return out
+  }
+  const better = (a: ColumnHits, b: ColumnHits) => b.distinct - a.distinct || b.hits.length - a.hits.length || a.column - b.column
   return {
     snippet(columns, tokens = 24) {
       if (!agreed || columns.some((c) => c && (c.length > SNIPPET_SCAN_CHARS || !tokensAgreeWithIndex(c)))) return null
-      const seen = new Set<number>()
-      let best: { text: string; hits: Hit[]; distinct: number } | null = null
-      let matchedColumns = 0
-      const folded: string[] = []
-      for (const text of columns) {
-        if (!text) continue
-        const f = foldForMatch(text)
-        folded.push(f.folded)
-        const hits: Hit[] = []
-        for (const m of f.folded.matchAll(all)) {
-          if (m[0].length === 0) continue
-          const term = order[m.findIndex((g, i) => i > 0 && g !== undefined) - 1]!
-          const [start, end] = f.origin ? originalRange(text, f.origin, m.index, m.index + m[0].length) : [m.index, m.index + m[0].length]
-          hits.push({ start, end, term })
-          seen.add(term)
-          if (hits.length === HITS_PER_COLUMN) break
-        }
-        const distinct = new Set(hits.map((h) => h.term)).size
-        if (hits.length) matchedColumns++
-        if (hits.length && (!best || distinct > best.distinct || (distinct === best.distinct && hits.length > best.hits.length))) {
-          best = { text, hits, distinct }
-        }
-      }
+      const scanned = scan(columns)
+      const matched = scanned.filter((c) => c.hits.length > 0)
+      const seen = new Set(matched.flatMap((c) => c.hits.map((h) => h.term)))
       // A term hidden by an overlapping match of another (`auth*` and `authentication`) is looked for alone.
-      const present = each.every((r, i) => seen.has(i) || folded.some((f) => r.test(f)))
+      const present = each.every((r, i) => seen.has(i) || scanned.some((c) => r.test(c.folded)))
+      const best = matched.sort(better)[0]
       if (!best || !present) return null
       const cut = passage(best.text, best.hits, tokens)
-      return matchedColumns === 1 && best.text.length <= SHORT_FIELD_CHARS ? withContext(cut, best.text, columns) : cut
+      return matched.length === 1 && best.text.length <= SHORT_FIELD_CHARS ? withContext(cut, best.text, columns) : cut
+    },
+    anchors(columns, limit = 3) {
+      return scan(columns).filter((c) => c.hits.length > 0).sort(better).slice(0, limit)
+        .map((c) => ({ column: c.column, start: bestAnchor(c.hits).start }))
     },
   }
 }
@@ -138,8 +162,8 @@ function withContext(cut: SnippetSegment[], matched: string, columns: ReadonlyAr
   return [...cut, { text: ` · ${text}`, match: false }]
 }
 
-/** The window of `tokens` tokens around the hit with the most distinct terms near it, as segments. */
-function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
+/** The hit with the most distinct terms in the half window after it (among the first 64). */
+function bestAnchor(hits: Hit[]): Hit {
   let anchor = hits[0]!
   let most = 0
   for (let i = 0; i < Math.min(hits.length, 64); i++) {
@@ -147,6 +171,12 @@ function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
     for (let j = i; j < hits.length && hits[j]!.start < hits[i]!.start + WINDOW_CHARS / 2; j++) near.add(hits[j]!.term)
     if (near.size > most) [anchor, most] = [hits[i]!, near.size]
   }
+  return anchor
+}
+
+/** The window of `tokens` tokens around the hit with the most distinct terms near it, as segments. */
+function passage(text: string, hits: Hit[], tokens: number): SnippetSegment[] {
+  const anchor = bestAnchor(hits)
   // About half the window before the anchor (as FTS5 centres its hits), the rest from it on. The
   // context before it stays on the anchor's line: a preview shows three lines, and a passage
   // starting lines above its match (a Markdown list) would hide the match.

@@ -80,6 +80,8 @@ export interface FtsMatch {
   match: string
   /** User terms only: what snippets highlight. */
   highlight: string
+  /** Any one of the user's terms, unscoped: what a window of a document is marked with (window-snippets.ts). */
+  anyTerm: string
   /** The same terms for snippets cut in JS. */
   terms: IndexTerm[]
   /** The code-token alternatives of rare words alone, or null: ranking discounts their share of bm25. */
@@ -102,5 +104,5 @@ export function buildMatch(query: ParsedQuery, scope: MatchScope = {}, expansion
   const user = `${USER_COLUMNS}: (${positive.join(' AND ')})`
   let match = [user, ...scopeExprs(scope)].map((e) => `(${e})`).join(' AND ')
   for (const n of negative) match = `(${match}) NOT (${USER_COLUMNS}: (${n}))`
-  return { match, highlight: user, terms: indexTerms(query, expansions), expansions: alternatives.length ? `${USER_COLUMNS}: (${alternatives.map(quote).join(' OR ')})` : null }
+  return { match, highlight: user, anyTerm: positive.join(' OR '), terms: indexTerms(query, expansions), expansions: alternatives.length ? `${USER_COLUMNS}: (${alternatives.map(quote).join(' OR ')})` : null }
 }

@@ -1,8 +1,9 @@
-import { fromMatchLine, SNIPPET_SCAN_CHARS, splitMarkedSnippet, type CompiledIndexTerms, type SearchKind, type SnippetSegment, type StorageGeneration } from '@loupe/domain'
+import { SNIPPET_SCAN_CHARS, type SearchKind, type SnippetSegment, type StorageGeneration } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import { chunk } from '../store/session-row.js'
 import { NO_DOC_ID } from './doc-id.js'
 import { quote, USER_COLUMNS, USER_FTS_COLUMNS } from './fts-query.js'
+import { windowSnippet, type SnippetQuery, type SnippetWork } from './window-snippets.js'
 
 export interface DocMeta {
   id: number
@@ -120,6 +121,9 @@ export interface PageDocs {
   snippet: SnippetSegment[]
 }
 
+type DocRow = DocMeta & { c0: string | null; c1: string | null; c2: string | null; c3: string | null; c4: string | null }
+const docColumns = ({ c0, c1, c2, c3, c4, ...meta }: DocRow) => ({ meta, columns: [c0, c1, c2, c3, c4] })
+
 /**
  * Each document's source and its best passage for the user's terms, as segments; documents that
  * are gone or no longer show the terms are absent. The passage is cut in JS from the stored text
@@ -127,38 +131,42 @@ export interface PageDocs {
  * the scripts whose tokens JS reproduces) asks the index. One such document costs the page the
  * index's whole pass over the ids' range.
  */
-export function pageDocs(db: SqliteDb, terms: CompiledIndexTerms, highlight: string, ids: readonly number[]): Map<number, PageDocs> {
+export function pageDocs(db: SqliteDb, query: SnippetQuery, ids: readonly number[], work?: SnippetWork): Map<number, PageDocs> {
   const out = new Map<number, PageDocs>()
   if (ids.length === 0) return out
-  const rows = db.allSql<DocMeta & { c0: string | null; c1: string | null; c2: string | null; c3: string | null; c4: string | null }>(
+  const rows = db.allSql<DocRow>(
     `SELECT d.id, d.gen, d.session_id, d.message_id, d.part_key, d.kind, d.tool, d.time,
             ${USER_FTS_COLUMNS.map((c, i) => `CASE WHEN d.bytes <= ${SNIPPET_SCAN_CHARS} THEN f.${c} END AS c${i}`).join(', ')}
        FROM doc d JOIN fts f ON f.rowid = d.id WHERE d.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])
   const ask: number[] = []
-  for (const { c0, c1, c2, c3, c4, ...meta } of rows) {
-    const snippet = terms.snippet([c0, c1, c2, c3, c4])
+  for (const row of rows) {
+    const { meta, columns } = docColumns(row)
+    const snippet = query.terms.snippet(columns)
     if (snippet) out.set(meta.id, { meta, snippet })
     else ask.push(meta.id)
   }
-  for (const [id, page] of indexSnippets(db, highlight, ask)) out.set(id, page)
+  for (const [id, page] of indexSnippets(db, query, ask, work)) out.set(id, page)
   return out
 }
 
 /**
- * The index's own snippet() for `ids` that still match `highlight`. One pass over the matches
- * between the lowest and highest id: a rowid lookup per document costs about as much as ranking.
- * The unary `+` keeps SQLite from driving the query by the id list.
+ * `ids` that still match `highlight`, each with a passage the index's tokenizer marks, in bounded
+ * work (window-snippets.ts). One pass over the matches between the lowest and highest id: a rowid
+ * lookup per document costs about as much as ranking. The unary `+` keeps SQLite from driving the
+ * query by the id list.
  */
-export function indexSnippets(db: SqliteDb, highlight: string, ids: readonly number[], tokens = 24): Map<number, PageDocs> {
+export function indexSnippets(db: SqliteDb, query: SnippetQuery, ids: readonly number[], work?: SnippetWork): Map<number, PageDocs> {
   const out = new Map<number, PageDocs>()
   if (ids.length === 0) return out
-  const rows = db.allSql<DocMeta & { s: string | null }>(
-    `SELECT d.id, d.gen, d.session_id, d.message_id, d.part_key, d.kind, d.tool, d.time,
-            snippet(fts, -1, char(57344), char(57345), '…', ?) AS s
+  const rows = db.allSql<DocRow>(
+    `SELECT d.id, d.gen, d.session_id, d.message_id, d.part_key, d.kind, d.tool, d.time, ${USER_FTS_COLUMNS.map((c, i) => `fts.${c} AS c${i}`).join(', ')}
        FROM fts JOIN doc d ON d.id = fts.rowid
       WHERE fts MATCH ? AND fts.rowid >= CAST(? AS INTEGER) AND fts.rowid <= CAST(? AS INTEGER) AND +fts.rowid IN (SELECT value FROM json_each(?))`,
-    [tokens, highlight, Math.min(...ids), Math.max(...ids), JSON.stringify(ids)])
-  for (const { s, ...meta } of rows) if (s != null) out.set(meta.id, { meta, snippet: fromMatchLine(splitMarkedSnippet(s)) })
+    [query.highlight, Math.min(...ids), Math.max(...ids), JSON.stringify(ids)])
+  for (const row of rows) {
+    const { meta, columns } = docColumns(row)
+    out.set(meta.id, { meta, snippet: windowSnippet(db, query, columns, 24, work) })
+  }
   return out
 }
 

@@ -1,4 +1,4 @@
-import type { CompiledIndexTerms } from '@loupe/domain'
+import type { SnippetQuery } from './window-snippets.js'
 import { randomBytes } from 'node:crypto'
 
 /** One ranked answer, kept so later pages slice it instead of re-ranking a changing index. */
@@ -8,9 +8,8 @@ export interface SearchSnapshot {
   ranks: number[]
   truncated: boolean
   match: string
-  highlight: string
-  /** The user's terms, for snippets cut from stored text. */
-  terms: CompiledIndexTerms
+  /** What a page's snippets are cut and marked with. */
+  snippets: SnippetQuery
   /** The newest document's id (the smallest, doc-id.ts) when the answer was ranked. */
   horizon: number
 }

@@ -1,4 +1,4 @@
-import { compileIndexTerms, foldText, parseQuery, SNIPPET_SCAN_CHARS, tokenize, tokensAgreeWithIndex } from '@loupe/domain'
+import { compileIndexTerms, foldText, parseQuery, SNIPPET_SCAN_CHARS, splitMarkedSnippet, tokenize, tokensAgreeWithIndex } from '@loupe/domain'
 import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -9,6 +9,7 @@ import { generateDemoDb } from '@loupe/demo'
 import type { SqliteDb } from '../../lib/sqlite.js'
 import { FTS_TOKENIZER } from '../../index/index-db.js'
 import { indexSnippets, pageDocs, rankCandidates } from '../../index/search-index.store.js'
+import type { FtsMatch } from '../../index/fts-query.js'
 import { matchFor } from './index-search.js'
 import type { ResolvedScope } from './history-scope.js'
 
@@ -17,6 +18,20 @@ const ALL = { min: 0, max: Number.MAX_SAFE_INTEGER }
 const storedColumns = (index: SqliteDb, id: number) =>
   index.getSql<{ title: string; body: string; tool: string; input: string; output: string }>(`SELECT title, body, tool, input, output FROM fts WHERE rowid = ?`, [id])!
 const scope = { match: {} } as ResolvedScope
+const snippetQuery = (match: FtsMatch) => ({ terms: compileIndexTerms(match.terms), highlight: match.highlight, anyTerm: match.anyTerm })
+/** The tokens a match may mark: its terms, their alternatives, a prefix's tokens. */
+const allowedFor = (match: FtsMatch) => {
+  const expected = new Set(match.terms.flatMap((t) => [t.tokens.join(' '), ...t.alternatives]))
+  const prefix = match.terms[0]!.kind === 'prefix' ? match.terms[0]!.tokens[0]! : null
+  return (t: string) => expected.has(t) || (prefix !== null && t.startsWith(prefix))
+}
+/** FTS5's own snippet() over whole documents: the reference the bounded paths are held to. */
+function fts5Snippets(index: SqliteDb, highlight: string, ids: readonly number[]): Map<number, { snippet: Segments }> {
+  const rows = index.allSql<{ id: number; s: string | null }>(
+    `SELECT rowid AS id, snippet(fts, -1, char(57344), char(57345), '…', 24) AS s FROM fts WHERE fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
+    [highlight, JSON.stringify(ids)])
+  return new Map(rows.filter((r) => r.s !== null).map((r) => [r.id, { snippet: splitMarkedSnippet(r.s!) }]))
+}
 type Segments = Array<{ text: string; match: boolean }>
 const markedTokens = (segments: Segments) => segments.filter((s) => s.match).map((s) => tokenize(s.text).join(' '))
 /** Marks cover whole tokens: no letter or digit touches one from outside. */
@@ -94,12 +109,14 @@ describe('snippets cut from stored text', () => {
       const { match } = matchFor(index, parseQuery(query), scope)
       const ids = rankCandidates(index, match!.match, ALL, 2000).ids
       const terms = compileIndexTerms(match!.terms)
-      const fromText = pageDocs(index, terms, match!.highlight, ids)
-      const fromIndex = indexSnippets(index, match!.highlight, ids)
+      const fromText = pageDocs(index, snippetQuery(match!), ids)
+      const fromIndex = fts5Snippets(index, match!.highlight, ids)
       expect([...fromText.keys()].sort(), query).toEqual([...fromIndex.keys()].sort())
-      const expected = new Set(match!.terms.flatMap((t) => [t.tokens.join(' '), ...t.alternatives]))
-      const prefix = match!.terms[0]!.kind === 'prefix' ? match!.terms[0]!.tokens[0]! : null
-      const allowed = (t: string) => expected.has(t) || (prefix !== null && t.startsWith(prefix))
+      // The bounded path the index's answers take now marks what FTS5's own snippet() marks.
+      const windowed = indexSnippets(index, snippetQuery(match!), ids)
+      expect([...windowed.keys()].sort(), query).toEqual([...fromIndex.keys()].sort())
+      for (const [id, page] of windowed) for (const t of markedTokens(page.snippet)) expect(allowedFor(match!)(t), `${query} #${id}: ${t}`).toBe(true)
+      const allowed = allowedFor(match!)
       for (const id of ids) {
         // The demo's text is ASCII: JS vouches for every document itself, never asking the index,
         // but for the one longer than it scans.
@@ -139,7 +156,7 @@ describe('snippets cut from stored text', () => {
     for (const [query, now] of [['quasar', 'gone'], ['всё', 'все готово']] as const) {
       const { match } = matchFor(index, parseQuery(query), scope)
       const ids = rankCandidates(index, match!.match, ALL, 10).ids
-      const page = () => pageDocs(index, compileIndexTerms(match!.terms), match!.highlight, ids)
+      const page = () => pageDocs(index, snippetQuery(match!), ids)
       expect(page().size, query).toBeGreaterThan(0)
       const id = ids.find((i) => page().has(i))!
       const before = index.getSql<{ body: string; output: string; bytes: number }>(`SELECT f.body, f.output, d.bytes FROM fts f JOIN doc d ON d.id = f.rowid WHERE f.rowid = ?`, [id])!

@@ -82,7 +82,7 @@ export function rankSnapshot(db: SqliteDb, match: FtsMatch, scope: ResolvedScope
   const ranked = match.expansions
     ? rankDiscountingExpansions(db, match.match, match.expansions, { min, max }, CANDIDATE_CAP)
     : rankCandidates(db, match.match, { min, max }, CANDIDATE_CAP)
-  return { ...ranked, match: match.match, highlight: match.highlight, terms: compileIndexTerms(match.terms), horizon }
+  return { ...ranked, match: match.match, snippets: { terms: compileIndexTerms(match.terms), highlight: match.highlight, anyTerm: match.anyTerm }, horizon }
 }
 
 /**
@@ -96,7 +96,7 @@ export function pageFromSnapshot(deps: Pick<AppDeps, 'opencode'>, db: SqliteDb, 
   while (hits.length < limit && at < snapshot.ids.length) {
     // Usually the page itself; another batch only when some candidates dropped out (pruned, reverted).
     const batch = snapshot.ids.slice(at, at + limit - hits.length)
-    const docs = pageDocs(db, snapshot.terms, snapshot.highlight, batch)
+    const docs = pageDocs(db, snapshot.snippets, batch)
     const heads = deps.opencode.db.read(() => scope.sources.heads(deps.opencode.db, [...docs.values()].map(({ meta: m }) => `${m.gen}:${m.session_id}`)))
     for (const id of batch) {
       const rank = snapshot.ranks[at]!

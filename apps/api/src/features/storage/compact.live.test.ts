@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BLOAT_FIXTURE, ensureRealFixture } from '../../../../../tools/fixtures.mjs'
-import { createTestDeps, type TestDeps } from '../../../test/harness.js'
+import { createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
 import { createOpenCodeClient } from '../../opencode/opencode-client.js'
 import { compactEventLog } from './compact.service.js'
 
@@ -13,9 +13,11 @@ import { compactEventLog } from './compact.service.js'
  */
 async function statusServer(idleCalls: number) {
   let calls = 0
+  const asked = { calls: 0 }
   const watched = new Set<string>()
   const server = http.createServer((_req, res) => {
     calls++
+    asked.calls = calls
     const busy = calls > idleCalls ? [...watched] : []
     res.setHeader('content-type', 'application/json')
     res.end(JSON.stringify(Object.fromEntries(busy.map((id) => [id, { type: 'busy' }]))))
@@ -23,6 +25,7 @@ async function statusServer(idleCalls: number) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    asked,
     watch: (id: string) => watched.add(id),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
@@ -65,5 +68,33 @@ describe('compactEventLog while OpenCode starts working', () => {
     expect(rest.status).toBe('done')
     expect(stopped.eventsRedacted + rest.eventsRedacted).toBe(dry.eventsRedacted)
     expect(rest.eventBytesAfter).toBe(dry.eventBytesAfter)
+  })
+
+  it('asks once for the sessions whose logs fit in one batch, and before every batch beyond', async () => {
+    const fixture = (await realFixture()).db
+    const status = await statusServer(Number.MAX_SAFE_INTEGER)
+    close = status.close
+    deps = await createTestDeps(fixture)
+    deps.opencodeClient = createOpenCodeClient({ url: status.url, username: null, password: null })
+    const sessions = deps.opencode.db.allSql<{ id: string; bytes: number }>(`SELECT aggregate_id AS id, sum(octet_length(data)) AS bytes FROM event GROUP BY aggregate_id`)
+    expect(sessions.length).toBeGreaterThan(1)
+    const total = sessions.reduce((n, s) => n + s.bytes, 0)
+    // One look asks the server once for each directory of the sessions it covers.
+    const dry = await compactEventLog(deps, { dryRun: true })
+    const look = status.asked.calls
+    expect(look).toBeGreaterThan(0)
+    expect(look).toBeLessThan(sessions.length)
+    // One batch holds every session's log: one look for the whole run.
+    const whole = await compactEventLog(deps, { dryRun: false }, undefined, { batchBytes: total })
+    expect(whole.eventsRedacted).toBe(dry.eventsRedacted)
+    expect(status.asked.calls).toBe(2 * look)
+    // Batches of one event each: a look before every one.
+    deps.cleanup()
+    deps = await createTestDeps(fixture)
+    deps.opencodeClient = createOpenCodeClient({ url: status.url, username: null, password: null })
+    const before = status.asked.calls
+    const small = await compactEventLog(deps, { dryRun: false }, undefined, { batchBytes: 1 })
+    expect(small.eventsRedacted).toBe(dry.eventsRedacted)
+    expect(status.asked.calls - before).toBeGreaterThanOrEqual(dry.eventsRedacted)
   })
 })

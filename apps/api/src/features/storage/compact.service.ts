@@ -12,7 +12,8 @@ import {
 import type { OpenCodeStore } from '../../store/store.js'
 import { checkWriteTarget, fenceSession } from '../pruning/fences.js'
 import { foldWal } from '../pruning/pruning-runtime.js'
-import { checkLiveSession, type LiveSession } from '../../opencode/live-guard.js'
+import type { LiveSession } from '../../opencode/live-guard.js'
+import { createLiveWindow, type LiveWindow } from './compact-live.js'
 import type { CompactAnswer, CompactProgress, CompactSession } from './compact-answer.js'
 import type { CompactInput } from './storage.schema.js'
 
@@ -49,17 +50,6 @@ function findOwner(deps: CompactDeps, target: CompactTarget, sessionID: string):
     }
     return undefined
   })
-}
-
-/**
- * The one place compaction asks whether OpenCode is working in a session right now (before every
- * write batch, never inside a transaction). Answers a refusal, or undefined when it may go ahead.
- */
-async function liveRefusal(deps: CompactDeps, target: CompactTarget, sessionID: string): Promise<string | undefined> {
-  const owner = findOwner(deps, target, sessionID)
-  if (!owner) return GONE
-  const live = await checkLiveSession(deps, owner)
-  return live.state === 'locked' ? `${live.lock.detail} ${live.lock.fix}` : undefined
 }
 
 const GONE = 'This session is not in the database any more.'
@@ -119,7 +109,7 @@ const summarize = (s: EventLogSession, plan: SessionCompactionPlan, redacted: nu
 })
 
 /** Write one session's redactions in bounded batches, each behind the live check, the file check and the fences. */
-async function writeSession(deps: CompactDeps, target: CompactTarget, owner: LiveSession, s: EventLogSession, plan: SessionCompactionPlan, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
+async function writeSession(deps: CompactDeps, target: CompactTarget, owner: LiveSession, s: Planned, plan: SessionCompactionPlan, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
   const fences = owner.store.prune
   const { db } = deps.opencode
   let redacted = 0
@@ -127,7 +117,8 @@ async function writeSession(deps: CompactDeps, target: CompactTarget, owner: Liv
   const halt = (reason: string): SessionOutcome => (redacted > 0 ? { kind: 'stop', reason, summary: summarize(s, plan, redacted, after) } : { kind: 'refused', reason })
   for (const batch of batchesOf(plan.redactions, options.batchBytes ?? BATCH_EVENT_BYTES)) {
     if (options.signal?.aborted) return { kind: 'stop', reason: 'Stopped on request; what was compacted stays compacted, and a new run continues from there.', summary: summarize(s, plan, redacted, after) }
-    const live = await liveRefusal(deps, target, s.sessionID)
+    const bytes = batch.reduce((sum, r) => sum + r.bytes, 0)
+    const live = await s.live.refusal(s.index, bytes)
     if (live) return halt(live)
     try {
       const outcome = db.write((): { block: string } | { bytes: { before: number; after: number } } => {
@@ -138,6 +129,7 @@ async function writeSession(deps: CompactDeps, target: CompactTarget, owner: Liv
       })
       if (!outcome.ok) return { kind: 'stop', reason: 'OpenCode is writing to the database right now; run the compaction again in a moment.', summary: summarize(s, plan, redacted, after) }
       if ('block' in outcome.value) return halt(outcome.value.block)
+      s.live.spend(bytes)
       redacted += batch.length
       after -= outcome.value.bytes.before - outcome.value.bytes.after
       progress(outcome.value.bytes.before)
@@ -151,13 +143,16 @@ async function writeSession(deps: CompactDeps, target: CompactTarget, owner: Liv
   return { kind: 'done', summary: summarize(s, plan, redacted, after) }
 }
 
-async function compactSession(deps: CompactDeps, target: CompactTarget, s: EventLogSession, dryRun: boolean, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
+/** A session of the run: its place in it, and the live checks it shares with its neighbours. */
+type Planned = EventLogSession & { index: number; live: LiveWindow }
+
+async function compactSession(deps: CompactDeps, target: CompactTarget, s: Planned, dryRun: boolean, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
   const { db } = deps.opencode
   const owner = findOwner(deps, target, s.sessionID)
   if (!owner) return { kind: 'refused', reason: GONE }
   const fence = fenceSession(db.read(() => owner.store.prune.sessionFence(db, s.sessionID)))
   if (fence) return { kind: 'refused', reason: fence.detail }
-  const live = await liveRefusal(deps, target, s.sessionID)
+  const live = await s.live.refusal(s.index)
   if (live) return { kind: 'refused', reason: live }
   const rows = await scanSession(deps, target.log, s.sessionID)
   if (typeof rows === 'string') return { kind: 'refused', reason: rows }
@@ -194,13 +189,14 @@ export async function compactEventLog(deps: CompactDeps, input: CompactInput, on
   }
   const sessions = opencode.db.read(() => targets.flatMap((target) => target.log.listSessions(opencode.db, input.sessionIDs).map((s) => ({ ...s, target }))))
   const total = sessions.reduce((sum, s) => sum + s.bytes, 0)
+  const live = createLiveWindow(deps, sessions, options.batchBytes ?? BATCH_EVENT_BYTES, (i) => findOwner(deps, sessions[i]!.target, sessions[i]!.sessionID))
   let done = 0
   for (const [index, s] of sessions.entries()) {
     const progress = (bytes: number) => {
       done += bytes
       onProgress?.({ sessionID: s.sessionID, sessionsDone: index, sessionsTotal: sessions.length, eventBytesDone: done, eventBytesTotal: total })
     }
-    const outcome = answer.status === 'stopped' ? undefined : await compactSession(deps, s.target, s, input.dryRun, progress, options)
+    const outcome = answer.status === 'stopped' ? undefined : await compactSession(deps, s.target, { ...s, index, live }, input.dryRun, progress, options)
     answer.eventBytesBefore += s.bytes
     const summary = outcome && 'summary' in outcome ? outcome.summary : undefined
     answer.eventBytesAfter += summary?.eventBytesAfter ?? s.bytes
