@@ -1,6 +1,6 @@
 // Server memory benchmark (prints numbers; asserts nothing; not part of `npm test`).
 //
-//   node --import tsx bench/memory.bench.ts [--idle-s 5] [--jobs build,search,…] [--keep]
+//   node --import tsx bench/memory.bench.ts [--idle-s 5] [--jobs build,search,…] [--trace] [--keep]
 //
 // Starts the real Loupe server (tools/loupe-server.mjs) on a private copy of the bench database
 // (bench-db.ts) with an empty data dir, samples the process's RSS (all threads, /proc/<pid>/status)
@@ -60,12 +60,18 @@ async function main() {
     rows.push({ job: name, memory, idleKb: after.rssKb, idleAnonKb: after.anonKb, idleFileKb: after.fileKb, threads: after.threads, wallS, cpuS, note })
     console.log(`  ${name}: peak ${mb(memory.hwmKb)} MB, ${IDLE_S} s after ${mb(after.rssKb)} MB (${note})`)
   }
+  // --trace: RSS beside the build's progress every 5 s, to see which stage the peak belongs to.
   const untilReady = async () => {
     let status = await call<Status>('history.status')
-    while (status.state !== 'ready') {
+    for (let last = 0; status.state !== 'ready'; ) {
       if (status.state === 'error' || status.state === 'unavailable') throw new Error(`index ${status.state}`)
       await sleep(250)
       status = await call<Status>('history.status')
+      if (args.includes('--trace') && performance.now() - last > 5000) {
+        last = performance.now()
+        const m = readMemory(server.pid)
+        console.log(`    ${status.indexedParts}/${status.totalParts} rows: RSS ${mb(m?.rssKb ?? 0)} MB, peak ${mb(m?.hwmKb ?? 0)} MB, ${m?.threads} threads`)
+      }
     }
     return status
   }

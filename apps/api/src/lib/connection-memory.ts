@@ -26,9 +26,10 @@ export const CONNECTION_MEMORY: Record<ConnectionRole, ConnectionMemory> = {
   // Searches on the server's thread: a query reads its terms' doclists, then the page's rows. mmap
   // reads them from the OS's cache without copying them into SQLite's, so the cache stays small.
   indexSearch: { cacheKiB: 16 * 1024, mmapBytes: 256 * 1024 * 1024 },
-  // The initial build's writer: FTS5 merges its segments through the page cache and re-reads them
-  // with less; it lives only as long as the build's worker.
-  indexBuild: { cacheKiB: 64 * 1024, mmapBytes: 0 },
+  // The initial build's writer. FTS5 writes each batch as a new segment and merges them once at
+  // the end; pages it reads again come from the OS's cache, so a cache four times this size bought
+  // no speed (bench/README.md). It lives only as long as the build's worker.
+  indexBuild: { cacheKiB: 16 * 1024, mmapBytes: 0 },
   // Catch-up after the build: a few documents per OpenCode commit, and the reconcile sweep.
   indexFollow: { cacheKiB: 4 * 1024, mmapBytes: 0 },
   // The indexer's connections to OpenCode's file (its worker's, the build's reader thread's): each
