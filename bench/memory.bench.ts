@@ -63,17 +63,20 @@ async function main() {
   // --trace: RSS beside the build's progress every 5 s, to see which stage the peak belongs to.
   const untilReady = async () => {
     let status = await call<Status>('history.status')
+    // The rate is the build worker's; the follower that replaces it reports only its own catch-up.
+    let built = status
     for (let last = 0; status.state !== 'ready'; ) {
       if (status.state === 'error' || status.state === 'unavailable') throw new Error(`index ${status.state}`)
       await sleep(250)
       status = await call<Status>('history.status')
+      if (status.bytes >= built.bytes) built = status
       if (args.includes('--trace') && performance.now() - last > 5000) {
         last = performance.now()
         const m = readMemory(server.pid)
         console.log(`    ${status.indexedParts}/${status.totalParts} rows: RSS ${mb(m?.rssKb ?? 0)} MB, peak ${mb(m?.hwmKb ?? 0)} MB, ${m?.threads} threads`)
       }
     }
-    return status
+    return status.bytes >= built.bytes ? status : { ...status, bytes: built.bytes, mbPerSecond: built.mbPerSecond }
   }
   const buildNote = (s: Status, cpuS: number) =>
     `${(s.bytes / 1e6).toFixed(0)} MB of text; worker ${s.mbPerSecond.toFixed(1)} MB/s; ${(s.bytes / 1e6 / cpuS).toFixed(1)} MB per server CPU second`
@@ -134,7 +137,7 @@ async function main() {
       const started = await call<{ status: string }>('storage.reclaim', { confirm: 'reclaim', keepBackup: false }, true)
       if (started.status !== 'started') return `refused: ${JSON.stringify(started)}`
       for (;;) {
-        const s = await call<{ state: string; result?: { status: string; after: { db: number } } }>('storage.reclaimStatus')
+        const { state: s } = await call<{ state: { state: string; result?: { status: string; after: { db: number } } } }>('storage.reclaimStatus')
         if (s.state === 'finished') return `${s.result?.status}, ${((s.result?.after.db ?? 0) / 1e6).toFixed(0)} MB after`
         await sleep(250)
       }
