@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
+import { applyConnectionMemory } from '../lib/connection-memory.js'
 import { openSqlite } from '../lib/sqlite.js'
 import { createIndexSources } from '../store/index-sources.js'
 import { probeSchema } from '../store/probe.js'
@@ -28,6 +29,7 @@ const port = parentPort!
 // here it runs beside the writer instead of before it. Each batch carries its rows' stamps, which
 // the writer checks against OpenCode under the sidecar's lock.
 const sourceDb = openSqlite(data.sourcePath, { readonly: true, fileMustExist: true, busyTimeoutMs: 2000 })
+applyConnectionMemory(sourceDb, 'indexSource')
 const docs = createDocReader(sourceDb, createIndexSources(probeSchema(sourceDb)))
 let cursor: BuildCursor | null = null
 let credits = data.credits

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
+import { applyConnectionMemory } from '../lib/connection-memory.js'
 import { openSqlite } from '../lib/sqlite.js'
 import { createIndexSources } from '../store/index-sources.js'
 import { probeSchema } from '../store/probe.js'
@@ -26,6 +27,8 @@ export type WorkerMessage =
   | { type: 'status'; status: IndexStatus }
   | { type: 'error'; message: string }
   | { type: 'closed' }
+  /** The build is done and this worker has closed its connections: start a follower in its place. */
+  | { type: 'retired' }
 
 const data = workerData as IndexerWorkerData
 const port = parentPort!
@@ -34,11 +37,15 @@ const post = (message: WorkerMessage) => port.postMessage(message)
 // Its own connections: reading OpenCode's file never blocks the server's event loop, and the
 // sidecar's writes happen here (the main thread writes only a pruned message's re-index).
 const sourceDb = openSqlite(data.sourcePath, { readonly: true, fileMustExist: true, busyTimeoutMs: 2000 })
+applyConnectionMemory(sourceDb, 'indexSource')
 const index = openIndexDb(data.indexPath, data.source)
-// FTS5 merges segments through the page cache: the default 2 MB makes it re-read pages.
-index.raw.pragma('cache_size = -65536')
 const courtesy = createLockCourtesy(data.courtesy)
 const indexer = createIndexer({ sourceDb, sources: createIndexSources(probeSchema(sourceDb)), index, now: () => Date.now() })
+// A worker that builds the index exits once the build is done (`retire`): the build leaves a grown
+// heap, a full page cache and the reader thread's allocations behind, and the worker the main
+// thread starts in its place only follows OpenCode's commits, with a small cache.
+const builds = indexer.buildPending()
+applyConnectionMemory(index, builds ? 'indexBuild' : 'indexFollow')
 
 let stopped = false
 let timer: NodeJS.Timeout | undefined
@@ -71,6 +78,7 @@ function tick() {
       report()
       return schedule(0)
     }
+    if (builds) return retire()
     const version = sourceDb.raw.pragma('data_version', { simple: true }) as number
     if (version !== lastVersion) {
       lastVersion = version
@@ -88,6 +96,16 @@ function tick() {
     post({ type: 'error', message: (error as Error).message })
     schedule(2000)
   }
+}
+
+/** Close everything and tell the main thread, which ends this thread and starts a follower. */
+function retire() {
+  stopped = true
+  pipeline?.stop()
+  report(true)
+  sourceDb.close()
+  index.close()
+  post({ type: 'retired' })
 }
 
 port.on('message', (message: { type: string }) => {

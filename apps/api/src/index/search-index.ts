@@ -1,5 +1,6 @@
 import type { StorageGeneration } from '@loupe/domain'
 import { Worker } from 'node:worker_threads'
+import { applyConnectionMemory } from '../lib/connection-memory.js'
 import type { EventBus } from '../lib/event-bus.js'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { OpenCodeHandle } from '../store/open-opencode.js'
@@ -22,6 +23,8 @@ export interface SearchIndex {
   revertBoundaries(): Map<string, string>
   /** Re-read one message into the index now (used after a prune, in the same request). */
   reindexMessage(storage: StorageGeneration, sessionID: string, messageID: string): number
+  /** The worker thread indexing now, if any: a build's worker gives way to a follower when it is done. */
+  indexerThreadId(): number | null
   /** In-process mode (tests, the CLI): run build and catch-up to completion, telling `onProgress` after each slice. */
   runUntilIdle(onProgress?: (status: IndexStatus) => void): void
   close(): Promise<void>
@@ -56,15 +59,13 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const status = unavailable(support.ok ? 'The OpenCode database is not readable.' : support.reason)
     return {
       db: null, file: null, snapshots, status: () => status, revertBoundaries: () => readReverts(opencode, sources),
-      reindexMessage: () => 0, runUntilIdle: () => {}, close: async () => {},
+      reindexMessage: () => 0, indexerThreadId: () => null, runUntilIdle: () => {}, close: async () => {},
     }
   }
   const source = { path: opencode.path, identity: opencode.identity }
   const indexPath = indexFileFor(options.dataDir, source)
   const db = openIndexDb(indexPath, source)
-  // Searches read the sidecar here: keep hot pages in memory and read the file through mmap.
-  db.raw.pragma('cache_size = -65536')
-  db.raw.pragma('mmap_size = 1073741824')
+  applyConnectionMemory(db, 'indexSearch')
   let reverts: { version: number; map: Map<string, string> } | undefined
   // The main thread's indexer reads through the server's own OpenCode connection, which has just
   // committed the prune: it sees the pruned message.
@@ -102,16 +103,23 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   const spawn = () => {
     const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, courtesy: courtesy.shared, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000, pipelineMinRows: options.pipelineMinRows ?? 20_000 }
     const w = new Worker(new URL('./indexer.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
+    let retired = false
     w.on('message', (m: WorkerMessage) => {
       if (m.type === 'status') publish(m.status)
       else if (m.type === 'error') status = { ...status, message: m.message }
+      else if (m.type === 'retired') {
+        retired = true
+        void w.terminate()
+      }
     })
     w.on('error', (error) => publish({ ...status, state: 'error', message: error.message }))
-    // A crashed indexer comes back (its build resumes from the sidecar's watermark); searches scan meanwhile.
     w.on('exit', () => {
       if (closing || worker !== w) return
       worker = null
-      if (restarts++ < 3) setTimeout(() => !closing && (worker = spawn()), 2000 * restarts).unref()
+      // The build's worker gave way (indexer.worker.ts): its follower starts at once.
+      if (retired) worker = spawn()
+      // A crashed indexer comes back (its build resumes from the sidecar's watermark); searches scan meanwhile.
+      else if (restarts++ < 3) setTimeout(() => !closing && (worker = spawn()), 2000 * restarts).unref()
     })
     w.unref()
     return w
@@ -120,6 +128,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   else local.start()
 
   return {
+    indexerThreadId: () => worker?.threadId ?? null,
     db,
     file: indexPath,
     snapshots,

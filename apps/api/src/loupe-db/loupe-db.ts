@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import path from 'node:path'
 import { Kysely, Migrator, SqliteDialect } from 'kysely'
+import { applyConnectionMemory } from '../lib/connection-memory.js'
 import { wrapSqlite, type SqliteDb } from '../lib/sqlite.js'
 import { loupeMigrations } from './migrations/index.js'
 
@@ -22,5 +23,7 @@ export async function openLoupeDb(dataDir: string): Promise<SqliteDb> {
     raw.close()
     throw new Error(`Loupe's state file ${file} could not be migrated (${failed?.migrationName ?? 'unknown'}): ${String(error)}`)
   }
-  return wrapSqlite(raw, file, 5000)
+  const db = wrapSqlite(raw, file, 5000)
+  applyConnectionMemory(db, 'loupe')
+  return db
 }

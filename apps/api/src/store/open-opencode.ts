@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { AppError } from '../errors.js'
+import { applyConnectionMemory } from '../lib/connection-memory.js'
 import { isBusyError, openSqlite, type SqliteDb } from '../lib/sqlite.js'
 import { probeSchema, type StorageLayout } from './probe.js'
 import { createStores, type OpenCodeStores } from './store.js'
@@ -65,6 +66,7 @@ function openFields(path: string, options: OpenOpenCodeOptions): Omit<OpenCodeHa
   try {
     db = openSqlite(real, { fileMustExist: true, readonly, busyTimeoutMs: options.readBusyMs ?? 2000 })
     db.raw.pragma('foreign_keys = ON')
+    applyConnectionMemory(db, 'opencode')
     if (!readonly) {
       db.raw.pragma('secure_delete = ON')
       db.raw.pragma('synchronous = NORMAL')
