@@ -66,23 +66,23 @@ interface SessionRow {
   tokens_cache_write: number
 }
 
-const FIGURES = ['$.tokens.input', '$.tokens.output', '$.tokens.reasoning', '$.tokens.cache.read', '$.tokens.cache.write', '$.cost']
-const FIGURE_COLUMNS = ['input', 'output', 'reasoning', 'cache_read', 'cache_write', 'cost']
+const FIGURES = { input: '$.tokens.input', output: '$.tokens.output', reasoning: '$.tokens.reasoning', cache_read: '$.tokens.cache.read', cache_write: '$.tokens.cache.write', cost: '$.cost' }
 
 /**
- * One multi-path json_extract per message, materialized before grouping: SQLite parses each
- * message's JSON once instead of once per figure, about a quarter less time on a large file.
+ * The figures are extracted in a materialized step before grouping: SQLite then reads each message's
+ * JSON while it is still in its parse cache, instead of once more per figure behind the sorter.
  */
 function minutesSql(spec: UsageSpec, sessions: string, ids: boolean): string {
-  const paths = [spec.model.provider, spec.model.id, ...FIGURES].map((p) => `'${p}'`).join(', ')
-  const sums = FIGURE_COLUMNS.map((name, i) => `coalesce(sum(a ->> ${i + 2}), 0) AS ${name}`).join(', ')
+  const figures = Object.entries(FIGURES).map(([name, p]) => `json_extract(m.data, '${p}') AS ${name}`).join(', ')
+  const sums = Object.keys(FIGURES).map((name) => `coalesce(sum(${name}), 0) AS ${name}`).join(', ')
   return `WITH steps AS MATERIALIZED (
-      SELECT m.time_created / 60000 AS minute, m.session_id, json_extract(m.data, ${paths}) AS a
+      SELECT m.time_created / 60000 AS minute, m.session_id, json_extract(m.data, '${spec.model.provider}') AS provider_id,
+        json_extract(m.data, '${spec.model.id}') AS model_id, ${figures}
       FROM ${spec.messages.table} m
       WHERE ${spec.messages.assistant} AND m.time_created >= 0 AND m.session_id IN (SELECT id FROM (${sessions}))
         ${ids ? 'AND m.session_id IN (SELECT value FROM json_each(?))' : ''}
     )
-    SELECT minute, session_id, coalesce(a ->> 0, '') AS provider_id, coalesce(a ->> 1, '') AS model_id, count(*) AS messages, ${sums}
+    SELECT minute, session_id, coalesce(provider_id, '') AS provider_id, coalesce(model_id, '') AS model_id, count(*) AS messages, ${sums}
     FROM steps GROUP BY 1, 2, 3, 4`
 }
 
