@@ -69,8 +69,8 @@ interface SessionRow {
 const FIGURES = { input: '$.tokens.input', output: '$.tokens.output', reasoning: '$.tokens.reasoning', cache_read: '$.tokens.cache.read', cache_write: '$.tokens.cache.write', cost: '$.cost' }
 
 /**
- * The figures are extracted in a materialized step before grouping: SQLite then reads each message's
- * JSON while it is still in its parse cache, instead of once more per figure behind the sorter.
+ * The figures are extracted in a materialized step before grouping: otherwise the group-by's sorter
+ * carries each message's whole JSON and the figures are parsed out of it behind the sort.
  */
 function minutesSql(spec: UsageSpec, sessions: string, ids: boolean): string {
   const figures = Object.entries(FIGURES).map(([name, p]) => `json_extract(m.data, '${p}') AS ${name}`).join(', ')
