@@ -1,6 +1,7 @@
 // The Overview page's reads on the shared bench database over HTTP: overview.usage (first call
 // after opening, a second UTC offset, then kept answers for every range and grouping), and the two
 // storage reads the page also shows (the doctor's report, a 30-day clean-up plan).
+import os from 'node:os'
 import Database from 'better-sqlite3'
 import { createTestDeps, startTestServer, TEST_TOKEN } from '@loupe/api/testing'
 import { ensureBenchDb, fmt, measure } from './bench-db.js'
@@ -14,16 +15,21 @@ const call = async (name: string, input?: unknown) => {
   if (!res.ok) throw new Error(`${name}: ${res.status} ${await res.text()}`)
   return ((await res.json()) as { result: { data: any } }).result.data
 }
+// The server runs in this process, so its CPU time is this process's: on a shared machine wall time
+// waits for a core, CPU time does not.
 const once = async (label: string, fn: () => Promise<any>) => {
   const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
   const out = await fn()
-  console.log(`${label.padEnd(58)}${(performance.now() - t0).toFixed(0).padStart(7)} ms`)
+  const cpu = process.cpuUsage(cpu0)
+  console.log(`${label.padEnd(64)}${(performance.now() - t0).toFixed(0).padStart(7)} ms${((cpu.user + cpu.system) / 1000).toFixed(0).padStart(7)} ms CPU`)
   return out
 }
 
-console.log(`database: ${bench.sessions} sessions, ${bench.messages} messages`)
+console.log(`database: ${bench.sessions} sessions, ${bench.messages} messages; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`)
 const first = await once('overview.usage, first call after opening (reads every message)', () => call('overview.usage', { days: 365 }))
-await once('overview.usage, a second UTC offset (reads them again)', () => call('overview.usage', { days: 365, tzOffsetMinutes: 60 }))
+await once('overview.usage, a second UTC offset (summed from the kept minutes)', () => call('overview.usage', { days: 365, tzOffsetMinutes: 60 }))
+await once('overview.usage, a half-hour offset (summed from the kept minutes)', () => call('overview.usage', { days: 365, tzOffsetMinutes: 330 }))
 const a = first.agreement
 console.log(`${first.totals.messages} assistant messages in 365 days, ${first.series.length} series; agreement: ${a.differing} of ${a.sessions} sessions differ (messages ${a.messageTokens} vs totals ${a.sessionTokens} tokens)`)
 console.log(`${'kept answer'.padEnd(46)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'max ms'.padStart(8)}`)

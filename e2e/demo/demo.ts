@@ -28,7 +28,7 @@ async function openContext(browser: Browser, scheme: 'dark' | 'light'): Promise<
 }
 
 async function tour(page: Page, baseURL: string, token: string, shot: (name: string) => Promise<void>) {
-  await page.goto(`${baseURL}/?token=${token}`)
+  await page.goto(`${baseURL}/sessions?token=${token}`)
   await page.locator('.session-row').first().waitFor()
   await shot('01-sessions')
 
@@ -107,7 +107,7 @@ async function tour(page: Page, baseURL: string, token: string, shot: (name: str
   await shot('13-search-cleanup')
   await page.keyboard.press('Escape')
 
-  await page.goto(`${baseURL}/`)
+  await page.goto(`${baseURL}/sessions`)
   await page.locator('.session-row', { hasText: 'Repository tour' }).click()
   const bar = page.getByRole('region', { name: 'Clean up technical parts' })
   await bar.getByRole('button', { name: 'Clean up whole session…' }).click()
@@ -119,7 +119,7 @@ async function tour(page: Page, baseURL: string, token: string, shot: (name: str
   await shot('15-pruned')
   await dialog.locator('.dialog-actions').getByRole('button', { name: 'Close' }).click()
 
-  await page.goto(`${baseURL}/`)
+  await page.goto(`${baseURL}/sessions`)
   await page.locator('.session-row', { hasText: GALLERY_SESSION_TITLE }).click()
   await page.getByRole('link', { name: /Gallery/ }).click()
   await page.locator('.gallery-tile img').first().waitFor()
@@ -158,7 +158,7 @@ async function main() {
 
     const light = await browser.newContext({ viewport, colorScheme: 'light' })
     const lightPage = await light.newPage()
-    await lightPage.goto(`${server.baseURL}/?token=${server.token}`)
+    await lightPage.goto(`${server.baseURL}/sessions?token=${server.token}`)
     await lightPage.locator('.session-row', { hasText: 'Screenshot vs architecture diagram' }).click()
     await lightPage.locator('.thumb img').first().waitFor()
     await lightPage.locator('.transcript').evaluate((el) => el.scrollTo({ top: 0 }))
@@ -171,7 +171,7 @@ async function main() {
     // A phone: the owner's gallery at 390 px, where Share… and the Images conversation must fit.
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', deviceScaleFactor: 1, isMobile: true, hasTouch: true })
     const phonePage = await phone.newPage()
-    await phonePage.goto(`${server.baseURL}/?token=${server.token}`)
+    await phonePage.goto(`${server.baseURL}/sessions?token=${server.token}`)
     await phonePage.locator('.session-row', { hasText: GALLERY_SESSION_TITLE }).click()
     await phonePage.getByRole('link', { name: /Gallery/ }).click()
     await phonePage.locator('.gallery-tile img').first().waitFor()

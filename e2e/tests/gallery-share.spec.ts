@@ -7,7 +7,7 @@ import { expect, snapshot, test } from '../support/test.js'
  * nothing else, and stops seeing them the moment the link is revoked.
  */
 test('pages the gallery, opens the lightbox, shares it and opens the link without the owner cookie', async ({ page, browser, loupe }, testInfo) => {
-  await page.goto(`/?token=${loupe.token}`)
+  await page.goto(`/sessions?token=${loupe.token}`)
   await page.getByPlaceholder('Filter by title…').fill('gallery paging')
   await page.locator('.session-row', { hasText: GALLERY_SESSION_TITLE }).click()
   await page.getByRole('link', { name: /Gallery/ }).click()

@@ -55,7 +55,7 @@ test.describe('Images conversation', () => {
   })
 
   test('opens it on a project, OpenCode has it, and git stops listing the design folder', async ({ page }, testInfo) => {
-    await page.goto(`${loupe.baseURL}/?token=${TOKEN}`)
+    await page.goto(`${loupe.baseURL}/sessions?token=${TOKEN}`)
     await page.getByLabel('Project').selectOption({ label: 'moodboard (1)' })
     const panel = page.getByRole('region', { name: 'Images conversation' })
     await expect(panel.locator('.images-convo-status')).toContainText('None yet for this project')
@@ -104,7 +104,7 @@ test.describe('Images conversation', () => {
 
   test('says what to do when OpenCode is not running, and creates nothing', async ({ page }, testInfo) => {
     await opencode.stop()
-    await page.goto(`${loupe.baseURL}/?token=${TOKEN}`)
+    await page.goto(`${loupe.baseURL}/sessions?token=${TOKEN}`)
     const select = page.getByLabel('Project')
     await select.selectOption((await select.locator('option', { hasText: 'moodboard' }).getAttribute('value')) ?? '')
     const panel = page.getByRole('region', { name: 'Images conversation' })

@@ -1,4 +1,10 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import Database from 'better-sqlite3'
 import type { Page } from '@playwright/test'
+import { ensureRealFixture } from '../../tools/fixtures.mjs'
+import { startLoupeServer } from '../../tools/loupe-server.mjs'
 import { expect, snapshot, test } from '../support/test.js'
 
 /** True when the chart's canvas was drawn on (some pixel is not transparent). */
@@ -14,13 +20,12 @@ const drawn = (page: Page, index: number) =>
 test.describe('the overview', () => {
   test.beforeEach(async ({ page, loupe }) => {
     await page.goto(`/?token=${loupe.token}`)
-    await expect(page).toHaveURL(/\/sessions$/)
+    await expect(page).toHaveURL(/\/overview$/)
   })
 
   test('at 1440 px: charts by model, then by project per week, kept in the URL across a reload; a top session opens its Bytes tab', async ({ page }, testInfo) => {
     await page.setViewportSize({ width: 1440, height: 1000 })
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click()
-    await expect(page).toHaveURL(/\/overview$/)
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page')
     const usage = page.getByRole('region', { name: 'Usage over time' })
     await expect(usage.getByText('Model calls')).toBeVisible()
     await expect(page.getByRole('radio', { name: '30 days' })).toBeChecked()
@@ -68,4 +73,40 @@ test.describe('the overview', () => {
     await expect(page.getByRole('region', { name: 'Where the bytes are' }).getByText('Event log')).toBeVisible()
     await snapshot(page, testInfo, 'overview-390-bytes')
   })
+})
+
+// What a new user sees first: a file OpenCode made but has not yet written a session to.
+test.describe('the landing page on a file with no sessions yet', () => {
+  let dir: string
+  let server: Awaited<ReturnType<typeof startLoupeServer>> | undefined
+
+  test.beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'loupe-e2e-empty-'))
+    const db = path.join(dir, 'opencode.db')
+    fs.copyFileSync(path.join(await ensureRealFixture(), 'opencode.db'), db)
+    const handle = new Database(db)
+    handle.pragma('foreign_keys = OFF')
+    for (const table of ['part', 'message', 'session_message', 'session_input', 'session_context_epoch', 'todo', 'session_share', 'permission', 'event', 'event_sequence', 'session']) {
+      handle.prepare(`DELETE FROM ${table}`).run()
+    }
+    handle.close()
+    server = await startLoupeServer({ db, dir, token: 'e2e-empty-token-at-least-24-chars' })
+  })
+  test.afterAll(async () => {
+    await server?.stop()
+    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  for (const width of [1440, 390]) {
+    test(`/ opens the Overview and says there is nothing yet at ${width} px`, async ({ page }, testInfo) => {
+      await page.setViewportSize({ width, height: 900 })
+      await page.goto(`${server!.baseURL}/?token=${server!.token}`)
+      await expect(page).toHaveURL(/\/overview$/)
+      await expect(page.getByRole('region', { name: 'Usage over time' }).getByText('No model usage in the last 30 days')).toBeVisible()
+      await expect(page.getByRole('region', { name: 'Where the bytes are' })).toBeVisible()
+      await expect(page.getByRole('region', { name: 'What a clean-up would save' })).toBeVisible()
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width)
+      await snapshot(page, testInfo, `overview-empty-${width}`)
+    })
+  }
 })

@@ -55,14 +55,14 @@ async function openGallerySession(page: Page) {
 
 test.describe('at 390 px and 1440 px', () => {
   test.beforeEach(async ({ page, loupe }) => {
-    await page.goto(`/?token=${loupe.token}`)
+    await page.goto(`/sessions?token=${loupe.token}`)
     await expect(page).toHaveURL(/\/sessions$/)
   })
 
   test('on a phone every control is at least 40 px to tap and every button and Tokens column stays on screen', async ({ browser, loupe }, testInfo) => {
     const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, colorScheme: 'dark' })
     const page = await context.newPage()
-    await page.goto(`${loupe.baseURL}/?token=${loupe.token}`)
+    await page.goto(`${loupe.baseURL}/sessions?token=${loupe.token}`)
     await page.locator('.session-row').first().waitFor()
     expect(await smallTargets(page.locator('body'))).toEqual([])
     await expectNoSidewaysScroll(page)
@@ -228,7 +228,7 @@ test.describe('a file with a migration newer than Loupe knows', () => {
   for (const viewport of [WIDE, PHONE]) {
     test(`the Storage page names it at ${viewport.width} px`, async ({ page }, testInfo) => {
       await page.setViewportSize(viewport)
-      await page.goto(`${server!.baseURL}/?token=${server!.token}`)
+      await page.goto(`${server!.baseURL}/sessions?token=${server!.token}`)
       await expect(page).toHaveURL(/\/sessions$/)
       await page.goto(`${server!.baseURL}/storage`)
       const note = page.getByRole('note')

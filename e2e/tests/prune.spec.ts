@@ -33,7 +33,7 @@ test.describe('prune', () => {
   })
 
   const open = async (page: Page, title: string) => {
-    await page.goto(`${server.baseURL}/?token=${server.token}`)
+    await page.goto(`${server.baseURL}/sessions?token=${server.token}`)
     await page.locator('.session-row', { hasText: title }).click()
     await expect(page.locator('h1.session-name')).toHaveText(title)
   }

@@ -14,7 +14,7 @@ async function expectMatchesInPreview(page: Page) {
 
 test.describe('search', () => {
   test.beforeEach(async ({ page, loupe }) => {
-    await page.goto(`/?token=${loupe.token}`)
+    await page.goto(`/sessions?token=${loupe.token}`)
     await expect(page).toHaveURL(/\/sessions$/)
     // The index builds in the server's worker; searching before it is ready scans instead.
     await expect.poll(async () => (await page.request.get('/trpc/history.status').then((r) => r.json())).result.data.state).toBe('ready')

@@ -7,7 +7,7 @@ const columnTexts = (page: Page, column: string) => page.locator(`.session-row .
 
 test.describe('sorting the session list', () => {
   test.beforeEach(async ({ page, loupe }) => {
-    await page.goto(`/?token=${loupe.token}`)
+    await page.goto(`/sessions?token=${loupe.token}`)
     await expect(page).toHaveURL(/\/sessions$/)
   })
 

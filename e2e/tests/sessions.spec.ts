@@ -3,7 +3,7 @@ import { expect, snapshot, test } from '../support/test.js'
 test.describe('sessions', () => {
   test.beforeEach(async ({ page, loupe }) => {
     // The token link sets the HttpOnly cookie and redirects to the same page without the token.
-    await page.goto(`/?token=${loupe.token}`)
+    await page.goto(`/sessions?token=${loupe.token}`)
     await expect(page).toHaveURL(/\/sessions$/)
   })
 

@@ -24,7 +24,7 @@ for (const width of WIDTHS) {
     test.use({ viewport: { width, height: width === 390 ? 844 : 900 } })
 
     test.beforeEach(async ({ page, loupe }) => {
-      await page.goto(`/?token=${loupe.token}`)
+      await page.goto(`/sessions?token=${loupe.token}`)
       await expect(page).toHaveURL(/\/sessions$/)
       await page.locator('.session-row', { hasText: 'Slugify helper in slug-2.js' }).click()
       await expect(page.locator('h1.session-name')).toHaveText('Slugify helper in slug-2.js')
@@ -101,7 +101,7 @@ test.describe('an @-attached file', () => {
   test.use({ viewport: { width: 390, height: 844 } })
 
   test("keeps its lines: the file's context reads as the file, numbered", async ({ page, loupe }, testInfo) => {
-    await page.goto(`/?token=${loupe.token}`)
+    await page.goto(`/sessions?token=${loupe.token}`)
     await page.locator('.session-row', { hasText: 'Plan stdin support' }).click()
     await expect(page.locator('h1.session-name')).toHaveText('Plan stdin support')
     const contexts = page.locator('.item-text').filter({ hasText: 'Context added by OpenCode' })

@@ -113,9 +113,10 @@ function Shell(props: RouteSectionProps) {
   )
 }
 
+/** The overview is what a heavy user opens first (issue 23): usage over time, the biggest sessions, where the bytes are. */
 function Home() {
   const location = useLocation()
-  return <Navigate href={`/sessions${location.search}`} />
+  return <Navigate href={`/overview${location.search}`} />
 }
 
 function Routes() {

@@ -7,7 +7,7 @@ import type { OpenCodeStore, SessionListFilters, SessionListQuery, SessionPageRo
 import type { StorageLayout } from './probe.js'
 import { createReceiptStore } from './receipts.store.js'
 import { createSessionTotals, ensureTotalsTable } from './session-totals.js'
-import { createUsageReader, type UsageReader } from './usage.store.js'
+import { createUsageReader, type UsageReader } from './usage-reader.js'
 
 export type * from './opencode-store.js'
 

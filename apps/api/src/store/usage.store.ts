@@ -2,12 +2,18 @@ import type { StorageGeneration, UsageCell, UsageSession } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { ownSessionsWhere } from './experimental-rows.js'
-import { readToken } from './session-totals.js'
 
-/** One generation's usage reads: its assistant messages per local day, session and model, and its sessions' own totals. */
+/**
+ * A session's assistant messages of one model within one UTC minute (minutes since the epoch). Every
+ * UTC offset is a whole number of minutes, so any offset's days are sums of these: a new offset
+ * needs no message read again.
+ */
+export type MinuteCell = Omit<UsageCell, 'day'> & { minute: number }
+
+/** One generation's usage reads: its assistant messages per UTC minute, session and model, and its sessions' own totals. */
 export interface UsageRole {
   /** Every session's cells, or (with `ids`) only these sessions'. */
-  cells(db: SqliteDb, tzOffsetMinutes: number, ids?: readonly string[]): UsageCell[]
+  minutes(db: SqliteDb, ids?: readonly string[]): MinuteCell[]
   sessions(db: SqliteDb): UsageSession[]
   /** `SELECT id, seq, time_updated` of every session when these move with every write to its messages (session-totals.ts), else null. */
   stamps: string | null
@@ -35,7 +41,7 @@ const V2: UsageSpec = {
 }
 
 interface CellRow {
-  day: number
+  minute: number
   session_id: string
   provider_id: string
   model_id: string
@@ -60,17 +66,24 @@ interface SessionRow {
   tokens_cache_write: number
 }
 
-const num = (path: string) => `coalesce(sum(json_extract(m.data, '${path}')), 0)`
+const FIGURES = { input: '$.tokens.input', output: '$.tokens.output', reasoning: '$.tokens.reasoning', cache_read: '$.tokens.cache.read', cache_write: '$.tokens.cache.write', cost: '$.cost' }
 
-function cellsSql(spec: UsageSpec, sessions: string, ids: boolean): string {
-  return `SELECT (m.time_created + CAST(? AS INTEGER)) / 86400000 AS day, m.session_id,
-      coalesce(json_extract(m.data, '${spec.model.provider}'), '') AS provider_id, coalesce(json_extract(m.data, '${spec.model.id}'), '') AS model_id,
-      count(*) AS messages, ${num('$.tokens.input')} AS input, ${num('$.tokens.output')} AS output, ${num('$.tokens.reasoning')} AS reasoning,
-      ${num('$.tokens.cache.read')} AS cache_read, ${num('$.tokens.cache.write')} AS cache_write, ${num('$.cost')} AS cost
-    FROM ${spec.messages.table} m
-    WHERE ${spec.messages.assistant} AND m.time_created >= 0 AND m.session_id IN (SELECT id FROM (${sessions}))
-      ${ids ? 'AND m.session_id IN (SELECT value FROM json_each(?))' : ''}
-    GROUP BY 1, 2, 3, 4`
+/**
+ * The figures are extracted in a materialized step before grouping: otherwise the group-by's sorter
+ * carries each message's whole JSON and the figures are parsed out of it behind the sort.
+ */
+function minutesSql(spec: UsageSpec, sessions: string, ids: boolean): string {
+  const figures = Object.entries(FIGURES).map(([name, p]) => `json_extract(m.data, '${p}') AS ${name}`).join(', ')
+  const sums = Object.keys(FIGURES).map((name) => `coalesce(sum(${name}), 0) AS ${name}`).join(', ')
+  return `WITH steps AS MATERIALIZED (
+      SELECT m.time_created / 60000 AS minute, m.session_id, json_extract(m.data, '${spec.model.provider}') AS provider_id,
+        json_extract(m.data, '${spec.model.id}') AS model_id, ${figures}
+      FROM ${spec.messages.table} m
+      WHERE ${spec.messages.assistant} AND m.time_created >= 0 AND m.session_id IN (SELECT id FROM (${sessions}))
+        ${ids ? 'AND m.session_id IN (SELECT value FROM json_each(?))' : ''}
+    )
+    SELECT minute, session_id, coalesce(provider_id, '') AS provider_id, coalesce(model_id, '') AS model_id, count(*) AS messages, ${sums}
+    FROM steps GROUP BY 1, 2, 3, 4`
 }
 
 /**
@@ -83,14 +96,14 @@ export function createUsageRole(layout: GenerationLayout, storage: StorageLayout
   const table = layout.sessionTable
   const own = ownSessionsWhere(layout, storage, table)
   const sessions = `SELECT * FROM ${table}${own ? ` WHERE ${own}` : ''}`
-  const all = cellsSql(spec, sessions, false)
-  const some = cellsSql(spec, sessions, true)
+  const all = minutesSql(spec, sessions, false)
+  const some = minutesSql(spec, sessions, true)
   return {
     stamps,
-    cells(db, tzOffsetMinutes, ids) {
-      const rows = ids ? db.allSql<CellRow>(some, [tzOffsetMinutes * 60_000, JSON.stringify(ids)]) : db.allSql<CellRow>(all, [tzOffsetMinutes * 60_000])
+    minutes(db, ids) {
+      const rows = ids ? db.allSql<CellRow>(some, [JSON.stringify(ids)]) : db.allSql<CellRow>(all)
       return rows.map((r) => ({
-        day: r.day,
+        minute: r.minute,
         storage: spec.generation,
         sessionID: r.session_id,
         providerID: String(r.provider_id),
@@ -112,81 +125,6 @@ export function createUsageRole(layout: GenerationLayout, storage: StorageLayout
         tokens: { input: r.tokens_input, output: r.tokens_output, reasoning: r.tokens_reasoning, cacheRead: r.tokens_cache_read, cacheWrite: r.tokens_cache_write },
         cost: r.cost,
       }))
-    },
-  }
-}
-
-/** Every generation's usage cells and sessions, as read at one state of the file. */
-export interface UsageSnapshot {
-  cells: UsageCell[]
-  sessions: UsageSession[]
-}
-
-export interface UsageReader {
-  /** Inside the caller's read transaction; the same answer without reading a row while the file is unchanged. */
-  read(db: SqliteDb, tzOffsetMinutes: number): UsageSnapshot
-}
-
-/** Offsets kept: a browser asks for one, a second device or tab rarely for another. */
-const OFFSETS_KEPT = 4
-
-type CellsBySession = Map<string, UsageCell[]>
-
-const bySession = (cells: UsageCell[]): CellsBySession => {
-  const out: CellsBySession = new Map()
-  for (const c of cells) {
-    const list = out.get(c.sessionID)
-    if (list) list.push(c)
-    else out.set(c.sessionID, [c])
-  }
-  return out
-}
-
-/**
- * Reading every assistant message takes a noticeable part of a second on a large file, so the cells
- * are kept per session and per offset while the file is unchanged (`data_version` plus this
- * connection's `total_changes()`, as the session totals are). After a change, a generation whose
- * stamps move with every write (1.x with an event log) reads again only the sessions whose stamps
- * moved; any other is read whole.
- */
-export function createUsageReader(roles: readonly UsageRole[]): UsageReader {
-  let token: string | null = null
-  let sessions: UsageSession[] = []
-  const stamps: (Map<string, string> | null)[] = roles.map(() => null)
-  const kept = new Map<number, CellsBySession[]>()
-
-  const refresh = (db: SqliteDb, i: number, role: UsageRole) => {
-    const before = stamps[i] ?? null
-    const now = role.stamps ? new Map(db.allSql<{ id: string; seq: number | null; time_updated: number }>(role.stamps).map((r) => [r.id, `${r.seq}:${r.time_updated}`])) : null
-    stamps[i] = now
-    const changed = before && now ? [...now].filter(([id, stamp]) => before.get(id) !== stamp).map(([id]) => id) : null
-    const gone = before && now ? [...before.keys()].filter((id) => !now.has(id)) : []
-    for (const [offset, perRole] of kept) {
-      const cells = perRole[i]
-      if (!changed || !cells) {
-        perRole[i] = bySession(role.cells(db, offset))
-        continue
-      }
-      for (const id of [...changed, ...gone]) cells.delete(id)
-      if (changed.length > 0) for (const [id, list] of bySession(role.cells(db, offset, changed))) cells.set(id, list)
-    }
-  }
-
-  return {
-    read(db, tzOffsetMinutes) {
-      const now = readToken(db)
-      if (now !== token) {
-        token = now
-        sessions = roles.flatMap((r) => r.sessions(db))
-        roles.forEach((role, i) => refresh(db, i, role))
-      }
-      let perRole = kept.get(tzOffsetMinutes)
-      if (!perRole) {
-        perRole = roles.map((r) => bySession(r.cells(db, tzOffsetMinutes)))
-        if (kept.size >= OFFSETS_KEPT) kept.delete(kept.keys().next().value as number)
-        kept.set(tzOffsetMinutes, perRole)
-      }
-      return { cells: perRole.flatMap((m) => [...m.values()].flat()), sessions }
     },
   }
 }

@@ -129,7 +129,29 @@ describe('summarizeFileUsage', () => {
     expect(summarizeFileUsage(deps, input)).toEqual(before)
   })
 
-  it('reads a second offset whole, with the same totals and its own days', () => {
+  it('sums a half-hour offset from the kept minutes into the days a direct grouping of the messages gives', () => {
+    const offset = 5 * 60 + 45
+    const { db, stores } = deps.opencode
+    db.read(() => stores.usage.read(db, 0))
+    const cells = db.read(() => stores.usage.read(db, offset)).cells.filter((c) => c.storage === 'v1')
+    const got = new Map<string, string>()
+    for (const c of cells) {
+      const key = `${c.day}:${c.sessionID}`
+      const [messages, output] = (got.get(key) ?? '0:0').split(':').map(Number)
+      got.set(key, `${messages! + c.messages}:${output! + c.tokens.output}`)
+    }
+    const rows = db.allSql<{ day: number; session_id: string; messages: number; output: number }>(
+      `SELECT (time_created + CAST(? AS INTEGER)) / 86400000 AS day, session_id, count(*) AS messages, coalesce(sum(json_extract(data, '$.tokens.output')), 0) AS output
+       FROM message WHERE json_extract(data, '$.role') = 'assistant' GROUP BY 1, 2`,
+      [offset * 60_000],
+    )
+    const sessions = new Set(cells.map((c) => c.sessionID))
+    const want = new Map(rows.filter((r) => sessions.has(r.session_id)).map((r) => [`${r.day}:${r.session_id}`, `${r.messages}:${r.output}`]))
+    expect(got.size).toBeGreaterThan(1)
+    expect(got).toEqual(want)
+  })
+
+  it('answers a second offset with the same totals and its own days', () => {
     const input = summarizeUsageInput.parse({ days: null })
     const utc = summarizeFileUsage(deps, input)
     const east = summarizeFileUsage(deps, { ...input, tzOffsetMinutes: 14 * 60 })
