@@ -90,8 +90,10 @@ type PartsOf = Map<string, { parts: JsonObject[]; canonical: (CanonicalPieces | 
 
 /** The parts of these messages in id order, each with its ids set as OpenCode's API reads them. */
 function readV1Parts(db: SqliteDb, sessionID: string, group: string[], opts: { inline: boolean; canonical: boolean }): PartsOf {
+  // `+session_id`: with a long IN list the planner would rather walk the whole session's parts
+  // (part_session_idx) for every group, quadratic in a long session; by message it is one seek each.
   const parts = db.all(
-    qb.selectFrom('part').select(['id', 'message_id', 'data']).where('message_id', 'in', group).where('session_id', '=', sessionID)
+    qb.selectFrom('part').select(['id', 'message_id', 'data']).where('message_id', 'in', group).where(sql<string>`+session_id`, '=', sessionID)
       .orderBy('message_id').orderBy('id'),
   )
   const byMessage: PartsOf = new Map()

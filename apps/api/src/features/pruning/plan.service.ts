@@ -1,11 +1,11 @@
-import { LIMITS, messageCompletedAt, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PrunablePart, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
-import { estimatePartTokens } from '@loupe/domain/tokens'
+import { LIMITS, messageCompletedAt, messageContent, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PrunablePart, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
 import { AppError } from '../../errors.js'
 import { nodeDigest } from '../../lib/hash.js'
 import type { MessageSlot, OpenCodeStore } from '../../store/store.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { checkLiveSession, type LiveLock, type LiveVerdict } from '../../opencode/live-guard.js'
 import { pruneContext, type PruneContext } from './prune-context.js'
+import { memoPartTokens, type TokenMemo } from './token-memo.js'
 import type { PruningDeps } from './pruning.deps.js'
 import type { SessionPlanInput } from './pruning.schema.js'
 
@@ -43,13 +43,16 @@ export interface PartSelection {
   media?: boolean
 }
 
-function planOne(store: OpenCodeStore, native: NativeMessage, storageOnly: boolean, selection: PartSelection): MessagePlan {
+function planOne(store: OpenCodeStore, memo: TokenMemo, native: NativeMessage, storageOnly: boolean, selection: PartSelection): MessagePlan {
   const media = selection.media ? checkMedia(store.prune, native) : undefined
   if (media) return { messageID: native.id, status: 'blocked', reason: media.reason, detail: media.detail }
-  const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
+  // Tokens are estimated after the selection: tokenizing is most of a plan's CPU, and a size rule keeps few parts.
+  const preview = previewPrune(native, { digest: nodeDigest })
   if (!preview.ok) return { messageID: native.id, status: 'blocked', reason: preview.error.reason, detail: preview.error.detail }
   const keep = selection.select?.(native)
-  const parts = keep ? preview.value.parts.filter(keep) : preview.value.parts
+  const content = messageContent(native)
+  const parts = (keep ? preview.value.parts.filter(keep) : preview.value.parts)
+    .map((p) => ({ ...p, tokens: memoPartTokens(memo, content[p.index], native.storage) }))
   const sum = sumPrunable(parts)
   if (sum.count === 0) return { messageID: native.id, status: 'blocked', reason: 'not_deletable', detail: NOTHING }
   const tools = [...new Set(parts.flatMap((p) => (p.tool ? [p.tool] : [])))]
@@ -77,7 +80,7 @@ function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly Message
   const storageOnly = ctx.store.prune.storageOnlyMessages(db, ctx.session.id)
   for (const slot of slots) {
     const native = byId.get(slot.key.id)
-    if (native) plans.push(planOne(ctx.store, native, storageOnly.has(slot.key.id), selection))
+    if (native) plans.push(planOne(ctx.store, deps.pruning.tokens, native, storageOnly.has(slot.key.id), selection))
     else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: overEditLimit(slot.bytes) })
   }
   return { plans, natives }

@@ -1,11 +1,13 @@
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
+import { createTokenMemo, type TokenMemo } from './token-memo.js'
 
 /**
  * What pruning keeps between requests, per Loupe process (a deps field; tests get their own):
- * whether checkpoints were deferred on the connection.
+ * whether checkpoints were deferred on the connection, and the token estimates plans remember.
  */
 export interface PruningRuntime {
   wal: { deferred: boolean }
+  tokens: TokenMemo
 }
 
 /** What the WAL helpers read: the opened file and pruning's state. */
@@ -15,7 +17,7 @@ export interface WalDeps {
 }
 
 export function createPruningRuntime(): PruningRuntime {
-  return { wal: { deferred: false } }
+  return { wal: { deferred: false }, tokens: createTokenMemo() }
 }
 
 const WAL_FOLD_BYTES = 8 * 1024 * 1024
