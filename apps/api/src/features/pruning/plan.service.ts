@@ -1,5 +1,5 @@
 import { LIMITS, messageCompletedAt, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PrunablePart, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
-import { estimatePartTokens } from '@loupe/domain/tokens'
+import type { TokenEstimator } from '@loupe/domain/tokens'
 import { AppError } from '../../errors.js'
 import { nodeDigest } from '../../lib/hash.js'
 import type { MessageSlot, OpenCodeStore } from '../../store/store.js'
@@ -43,10 +43,10 @@ export interface PartSelection {
   media?: boolean
 }
 
-function planOne(store: OpenCodeStore, native: NativeMessage, storageOnly: boolean, selection: PartSelection): MessagePlan {
+function planOne(store: OpenCodeStore, tokenizer: TokenEstimator, native: NativeMessage, storageOnly: boolean, selection: PartSelection): MessagePlan {
   const media = selection.media ? checkMedia(store.prune, native) : undefined
   if (media) return { messageID: native.id, status: 'blocked', reason: media.reason, detail: media.detail }
-  const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
+  const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: tokenizer.estimatePartTokens })
   if (!preview.ok) return { messageID: native.id, status: 'blocked', reason: preview.error.reason, detail: preview.error.detail }
   const keep = selection.select?.(native)
   const parts = keep ? preview.value.parts.filter(keep) : preview.value.parts
@@ -77,7 +77,7 @@ function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly Message
   const storageOnly = ctx.store.prune.storageOnlyMessages(db, ctx.session.id)
   for (const slot of slots) {
     const native = byId.get(slot.key.id)
-    if (native) plans.push(planOne(ctx.store, native, storageOnly.has(slot.key.id), selection))
+    if (native) plans.push(planOne(ctx.store, deps.tokenizer, native, storageOnly.has(slot.key.id), selection))
     else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: overEditLimit(slot.bytes) })
   }
   return { plans, natives }
