@@ -25,7 +25,8 @@ export function ensureBenchDb(targetParts = 300_000): BenchDb {
   fs.mkdirSync(BENCH_OUT, { recursive: true })
   const file = path.join(BENCH_OUT, `bench-${targetParts}.db`)
   const meta = `${file}.json`
-  if (fs.existsSync(file) && fs.existsSync(meta)) return JSON.parse(fs.readFileSync(meta, 'utf8')) as BenchDb
+  // The file named here, not the one recorded: a copied bench/out/ keeps the path it was built at.
+  if (fs.existsSync(file) && fs.existsSync(meta)) return { ...(JSON.parse(fs.readFileSync(meta, 'utf8')) as BenchDb), file }
   fs.rmSync(file, { force: true })
   const t0 = performance.now()
   console.error(`[bench] generating ${targetParts.toLocaleString()} parts into ${file} (about a minute)…`)

@@ -1,8 +1,9 @@
 // Server memory benchmark (prints numbers; asserts nothing; not part of `npm test`).
 //
-//   node --import tsx bench/memory.bench.ts [--idle-s 5] [--jobs build,search,…] [--trace] [--keep]
+//   node --import tsx bench/memory.bench.ts [--run dist|tsx] [--idle-s 5] [--jobs build,search,…] [--trace] [--keep]
 //
-// Starts the real Loupe server (tools/loupe-server.mjs) on a private copy of the bench database
+// Starts the real Loupe server (tools/loupe-server.mjs) the way `npm start` does (`--run dist`, the
+// default: the api's JS build, rebuilt first, on plain node; `--run tsx`: the TypeScript through tsx) on a private copy of the bench database
 // (bench-db.ts) with an empty data dir, samples the process's RSS (all threads, /proc/<pid>/status)
 // every 250 ms and resets its VmHWM before each job, then prints each long job's peak and the RSS
 // left a few seconds after it: the index build (with the worker's own rate and the rate per CPU
@@ -10,11 +11,12 @@
 // session, thumbnails, the storage doctor, compaction dry run and apply, reclaim, and the rebuild
 // of the index a reclaim starts. Targets (issue 25): build peak ≤ 300 MB, idle ≤ 150 MB, ≥ 20 MB/s.
 import Database from 'better-sqlite3'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { startLoupeServer } from '../tools/loupe-server.mjs'
+import { repoRoot, startLoupeServer } from '../tools/loupe-server.mjs'
 import { copyBenchDb, ensureBenchDb } from './bench-db.js'
 import { cpuSeconds, createSampler, readMemory, type PhaseMemory } from './memory-sampler.js'
 
@@ -23,6 +25,8 @@ const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 
 const IDLE_S = Number(flag('--idle-s') ?? 5)
 /** Jobs whose name contains one of these words (the build always runs first); all by default. */
 const ONLY = flag('--jobs')?.split(',')
+const RUN = flag('--run') ?? 'dist'
+if (RUN !== 'dist' && RUN !== 'tsx') throw new Error(`--run dist|tsx, not ${RUN}`)
 const mb = (kb: number) => (kb / 1024).toFixed(0)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -37,7 +41,9 @@ async function main() {
   console.log(`database copy ${db} (${(fs.statSync(db).size / 1e6).toFixed(0)} MB, ${bench.parts} parts, ${bench.sessions} sessions); load ${loadBefore.map((l) => l.toFixed(1)).join(' ')}`)
   const imageSession = sessionWithMostImages(db)
 
-  const server = await startLoupeServer({ db, dir: work, readyTimeoutMs: 180_000 })
+  // The build is rebuilt from this checkout's source, so both modes measure the same code.
+  if (RUN === 'dist') execFileSync(process.execPath, ['apps/api/scripts/build-js.mjs'], { cwd: repoRoot, stdio: 'inherit' })
+  const server = await startLoupeServer({ db, dir: work, readyTimeoutMs: 180_000, run: RUN === 'dist' ? 'dist' : 'source' })
   const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }
   // node:http rather than fetch: a whole-DB job can answer after fetch's 300 s header timeout.
   const call = async <T>(proc: string, input?: unknown, mutation = false): Promise<T> => {
@@ -83,7 +89,7 @@ async function main() {
 
   try {
     const startup = readMemory(server.pid)!
-    console.log(`server pid ${server.pid}, listening with ${mb(startup.rssKb)} MB RSS, ${startup.threads} threads`)
+    console.log(`server (${RUN === 'dist' ? 'JS build, plain node' : 'TypeScript through tsx'}) pid ${server.pid}, listening with ${mb(startup.rssKb)} MB RSS, ${startup.threads} threads`)
     // The build's peak counts from the process's start (VmHWM is not reset), start-up included.
     await job('index build', async () => {
       const cpu0 = cpuSeconds(server.pid)

@@ -28,13 +28,17 @@ export function freePort() {
   })
 }
 
-export async function startLoupeServer({ db, dir, token = 'test-token-at-least-24-chars', verbose = false, readyTimeoutMs = 60_000, args: extraArgs = [], port: fixedPort }) {
+export async function startLoupeServer({ db, dir, token = 'test-token-at-least-24-chars', verbose = false, readyTimeoutMs = 60_000, args: extraArgs = [], port: fixedPort, run = 'source' }) {
   // A fixed port serves a client configured before Loupe starts (OpenCode's remote MCP entry).
   const port = fixedPort ?? await freePort()
   const env = { PATH: process.env.PATH, LOUPE_TOKEN: token, HOME: path.join(dir, 'home') }
   for (const name of ['DATA', 'CONFIG', 'STATE', 'CACHE']) env[`XDG_${name}_HOME`] = path.join(dir, `xdg-${name.toLowerCase()}`)
   fs.mkdirSync(env.HOME, { recursive: true })
-  const args = ['--import', 'tsx', 'apps/api/src/main.ts', '--db', db, '--port', String(port), '--no-open', '--data-dir', path.join(dir, 'loupe'), ...extraArgs]
+  // 'dist' starts the server the way `npm start` does: bin/loupe.mjs on plain node, the JS build
+  // (built beforehand by the caller); 'source' runs the TypeScript through tsx, so edits need no build.
+  if (run === 'dist') env.LOUPE_RUN = 'dist'
+  const entry = run === 'dist' ? ['apps/api/bin/loupe.mjs', 'serve'] : ['--import', 'tsx', 'apps/api/src/main.ts']
+  const args = [...entry, '--db', db, '--port', String(port), '--no-open', '--data-dir', path.join(dir, 'loupe'), ...extraArgs]
   const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   const collect = (chunk) => {

@@ -8,6 +8,7 @@ import { createSearchIndex, type SearchIndexOptions } from './index/search-index
 import type { Clock } from './lib/clock.js'
 import { createEventBus } from './lib/event-bus.js'
 import { openLoupeDb } from './loupe-db/loupe-db.js'
+import { createLazyTokenizer } from './lib/tokenizer.js'
 import { createOpenCodeClient, type OpenCodeClientOptions } from './opencode/opencode-client.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
 
@@ -47,5 +48,6 @@ export async function createAppDeps(options: AppDepsOptions): Promise<AppDeps> {
     randomBytes,
     opencodeClient: createOpenCodeClient(options.opencodeServer),
     conversation: createConversationDeps({ gitEnv: options.gitEnv }),
+    tokenizer: createLazyTokenizer(),
   }
 }

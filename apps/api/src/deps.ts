@@ -9,6 +9,7 @@ import type { OpenCodeClient } from './opencode/opencode-client.js'
 import type { OpenCodeHandle } from './store/open-opencode.js'
 import type { ServerLimits } from './http/server-limits.js'
 import type { StorageRuntime } from './features/storage/storage-runtime.js'
+import type { TokenEstimator } from '@loupe/domain/tokens'
 
 export interface AppConfig {
   /** The address the server listens on; `0.0.0.0` serves the LAN. */
@@ -53,4 +54,6 @@ export interface AppDeps {
   opencodeClient: OpenCodeClient
   /** The Images conversation: its process-wide lock and git's environment. */
   conversation: ConversationDeps
+  /** Model-token estimates (o200k_base), its tables loaded on the first count. */
+  tokenizer: TokenEstimator
 }

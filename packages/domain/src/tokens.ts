@@ -1,4 +1,3 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import type { StorageGeneration } from './ids.js'
 import { isObject } from './json-read.js'
 
@@ -7,17 +6,32 @@ const EXACT_CHARS = 48 * 1024
 const SAMPLE_CHARS = 12 * 1024
 const DATA_URL = /data:[\w.+-]+\/[\w.+-]+;base64,[A-Za-z0-9+/=]+/g
 
+/** Exact tokens of `text` (gpt-tokenizer's o200k_base `countTokens`; the server loads it on first use). */
+export type CountTokens = (text: string) => number
+
+export interface TokenEstimator {
+  estimateTokens(text: string): number
+  estimatePartTokens(part: unknown, storage: StorageGeneration): number
+}
+
 /**
- * Estimated model tokens of `text` with the o200k_base tokenizer (gpt-tokenizer).
- * Inline base64 data URLs are left out: providers receive them as media, not text.
+ * Estimated model tokens with the given exact counter; inline base64 data URLs are left out
+ * (providers receive them as media, not text).
  */
-export function estimateTokens(text: string): number {
+export function estimateTokens(text: string, countTokens: CountTokens): number {
   const plain = text.includes(';base64,') ? text.replace(DATA_URL, '') : text
   if (plain.length <= EXACT_CHARS) return countTokens(plain)
   const mid = Math.floor(plain.length / 2 - SAMPLE_CHARS / 2)
   const samples = [plain.slice(0, SAMPLE_CHARS), plain.slice(mid, mid + SAMPLE_CHARS), plain.slice(-SAMPLE_CHARS)]
   const sampled = samples.reduce((sum, s) => sum + countTokens(s), 0)
   return Math.round((sampled / (SAMPLE_CHARS * 3)) * plain.length)
+}
+
+export function createTokenEstimator(countTokens: CountTokens): TokenEstimator {
+  return {
+    estimateTokens: (text) => estimateTokens(text, countTokens),
+    estimatePartTokens: (part, storage) => estimateTokens(modelTextOfPart(part, storage), countTokens),
+  }
 }
 
 const textOf = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v))
@@ -35,6 +49,3 @@ export function modelTextOfPart(part: unknown, storage: StorageGeneration): stri
     : ''
   return input + content + (state.error === undefined ? '' : textOf(state.error))
 }
-
-export const estimatePartTokens = (part: unknown, storage: StorageGeneration): number =>
-  estimateTokens(modelTextOfPart(part, storage))

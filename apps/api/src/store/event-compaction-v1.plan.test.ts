@@ -72,4 +72,18 @@ describe('planSessionCompaction', () => {
     expect(planSessionCompaction('ses_1', [partRow(0, running), otherRow(1, 'message.removed.1', 0)])).toMatchObject({ ok: false, reason: expect.stringMatching(/not valid JSON/) })
     expect(planSessionCompaction('ses_1', [partRow(0, { ...running, sessionID: 'ses_2' })])).toMatchObject({ ok: false })
   })
+
+  it('lists redactions and the snapshots they rely on in seq order, whatever order the log is read in', () => {
+    const other = { ...running, id: 'prt_2', callID: 'd' }
+    const rows = [partRow(0, other), partRow(1, running), partRow(2, other), partRow(3, running), partRow(4, running), partRow(5, other)]
+    const outcome = planSessionCompaction('ses_1', rows)
+    expect(outcome.ok && outcome.plan.redactions.map((r) => r.seq)).toEqual([0, 1, 2, 3])
+    expect(outcome.ok && outcome.plan.newest).toEqual(['evt_5', 'evt_4'])
+    expect(outcome).toMatchObject({ plan: { events: 6, eventBytes: rows.reduce((sum, r) => sum + r.bytes, 0) } })
+  })
+
+  it('names the earliest event it cannot read', () => {
+    const rows = [partRow(0, running), otherRow(1, 'message.removed.1', 0), partRow(2, running), otherRow(3, 'message.removed.1', 0)]
+    expect(planSessionCompaction('ses_1', rows)).toEqual({ ok: false, reason: 'event 1 (message.removed.1) is not valid JSON' })
+  })
 })

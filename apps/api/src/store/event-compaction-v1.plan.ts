@@ -185,47 +185,67 @@ const payloadOf = (small: string | null, path: Redaction['path']): unknown => {
   }
 }
 
+/** A session's plan built from its log read newest first, one page at a time: no row outlives its page. */
+export interface SessionPlanner {
+  /** The next row, in descending seq order. */
+  add(row: ScannedEvent): void
+  finish(): PlanOutcome
+}
+
 /**
  * Which events of one session's log a compaction redacts: every part, message or session snapshot
- * followed later in the log by a snapshot of the same entity. Pure; rows in seq order. An event
- * Loupe cannot read fails the whole session (nothing of it is planned).
+ * followed later in the log by a snapshot of the same entity. Read newest first, the first snapshot
+ * of an entity is its newest and every later one is superseded, so only the redactions and one id
+ * per entity are held. An event Loupe cannot read fails the whole session (nothing of it is
+ * planned), with the reason of the earliest such event.
  */
-export function planSessionCompaction(sessionID: string, rows: readonly ScannedEvent[]): PlanOutcome {
-  const plan: SessionCompactionPlan = { events: rows.length, eventBytes: 0, redactions: [], alreadyRedacted: 0, kept: 0, unknownTypes: 0, newest: [] }
-  const snapshots: Snapshot[] = []
-  const last = new Map<string, Snapshot>()
-  for (const row of rows) {
-    plan.eventBytes += row.bytes
-    if (!KNOWN_TYPES.has(row.type)) plan.unknownTypes++
-    if (row.valid === 0) return { ok: false, reason: `event ${row.seq} (${row.type}) is not valid JSON` }
-    if (!(SNAPSHOT_TYPES as readonly string[]).includes(row.type)) continue
-    const snapshot = readSnapshot(row, sessionID)
-    if (typeof snapshot === 'string') return { ok: false, reason: snapshot }
-    snapshots.push(snapshot)
-    last.set(snapshot.key, snapshot)
-  }
-  const newestSession = last.get('s')?.value ?? {}
-  const relied = new Set<string>()
-  for (const s of snapshots) {
-    const newest = last.get(s.key)
-    if (!newest || newest === s) continue
-    const path = s.row.type === PART ? '$.part' : '$.info'
-    const minimal = s.row.type === PART ? minimalPartSnapshot(s.value) : s.row.type === MESSAGE ? minimalMessageInfo(s.value) : minimalSessionInfo(s.value, newestSession)
-    if (!minimal) {
-      plan.kept++
-      continue
-    }
-    if (sameJson(payloadOf(s.row.small, path), minimal)) {
-      plan.alreadyRedacted++
-      continue
-    }
+export function createSessionPlanner(sessionID: string): SessionPlanner {
+  const plan: SessionCompactionPlan = { events: 0, eventBytes: 0, redactions: [], alreadyRedacted: 0, kept: 0, unknownTypes: 0, newest: [] }
+  /** Entity key → the newest snapshot's id. */
+  const newestOf = new Map<string, string>()
+  /** Newest id → the lowest seq of a redaction relying on it (the order the ids are listed in). */
+  const relied = new Map<string, number>()
+  let newestSession: JsonObject = {}
+  let failure: string | null = null
+  const superseded = (row: ScannedEvent, snapshot: Snapshot, newestID: string) => {
+    const path = row.type === PART ? '$.part' : '$.info'
+    const minimal = row.type === PART ? minimalPartSnapshot(snapshot.value) : row.type === MESSAGE ? minimalMessageInfo(snapshot.value) : minimalSessionInfo(snapshot.value, newestSession)
+    if (!minimal) return void plan.kept++
+    if (sameJson(payloadOf(row.small, path), minimal)) return void plan.alreadyRedacted++
     const replacement = JSON.stringify(minimal)
-    const data = wholePayload(s.row, minimal)
+    const data = wholePayload(row, minimal)
     // Without the whole payload (keys beyond OpenCode's), the size is the rest plus the new member.
-    const estimatedBytes = data !== undefined ? utf8Bytes(data) : utf8Bytes(s.row.rest ?? '') + utf8Bytes(replacement) + path.length + 2
-    plan.redactions.push({ id: s.row.id, seq: s.row.seq, type: s.row.type, bytes: s.row.bytes, path, replacement, ...(data !== undefined ? { data } : {}), estimatedBytes })
-    relied.add(newest.row.id)
+    const estimatedBytes = data !== undefined ? utf8Bytes(data) : utf8Bytes(row.rest ?? '') + utf8Bytes(replacement) + path.length + 2
+    plan.redactions.push({ id: row.id, seq: row.seq, type: row.type, bytes: row.bytes, path, replacement, ...(data !== undefined ? { data } : {}), estimatedBytes })
+    relied.set(newestID, row.seq)
   }
-  plan.newest = [...relied]
-  return { ok: true, plan }
+  return {
+    add(row) {
+      plan.events++
+      plan.eventBytes += row.bytes
+      if (!KNOWN_TYPES.has(row.type)) plan.unknownTypes++
+      if (row.valid === 0) return void (failure = `event ${row.seq} (${row.type}) is not valid JSON`)
+      if (!(SNAPSHOT_TYPES as readonly string[]).includes(row.type)) return
+      const snapshot = readSnapshot(row, sessionID)
+      if (typeof snapshot === 'string') return void (failure = snapshot)
+      if (failure) return
+      const newestID = newestOf.get(snapshot.key)
+      if (newestID !== undefined) return superseded(row, snapshot, newestID)
+      newestOf.set(snapshot.key, row.id)
+      if (snapshot.key === 's') newestSession = snapshot.value
+    },
+    finish() {
+      if (failure) return { ok: false, reason: failure }
+      plan.redactions.reverse()
+      plan.newest = [...relied].sort((a, b) => a[1] - b[1]).map(([id]) => id)
+      return { ok: true, plan }
+    },
+  }
+}
+
+/** The plan of a whole log in seq order (the planner fed newest first). Pure. */
+export function planSessionCompaction(sessionID: string, rows: readonly ScannedEvent[]): PlanOutcome {
+  const planner = createSessionPlanner(sessionID)
+  for (let i = rows.length - 1; i >= 0; i--) planner.add(rows[i]!)
+  return planner.finish()
 }

@@ -30,7 +30,7 @@ const SCAN_SQL = `
     END AS rest,
     CASE WHEN octet_length(data) <= ${SMALL_BYTES} THEN data END AS small,
     CASE WHEN type IN ('${PART}', '${MESSAGE}', '${SESSION}') THEN 1 ELSE json_valid(data) END AS valid
-  FROM event WHERE aggregate_id = ? AND seq > ? ORDER BY seq LIMIT ?`
+  FROM event WHERE aggregate_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`
 
 /** The 1.x sessions that have events, largest log first, with their event count and payload bytes. */
 export function listEventLogSessions(db: SqliteDb, sessionIDs?: readonly string[]): EventLogSession[] {
@@ -46,11 +46,11 @@ export function listEventLogSessions(db: SqliteDb, sessionIDs?: readonly string[
 }
 
 /**
- * Up to `limit` events of the session after `afterSeq`, in seq order, as the planner reads them.
+ * Up to `limit` events of the session before `beforeSeq`, newest first, as the planner reads them.
  * Throws SQLite's "malformed JSON" when a snapshot's payload is not JSON; the caller skips the session.
  */
-export function scanSessionEvents(db: SqliteDb, sessionID: string, afterSeq: number, limit: number): ScannedEvent[] {
-  return db.allSql<ScannedEvent>(SCAN_SQL, [sessionID, afterSeq, limit])
+export function scanSessionEvents(db: SqliteDb, sessionID: string, beforeSeq: number, limit: number): ScannedEvent[] {
+  return db.allSql<ScannedEvent>(SCAN_SQL, [sessionID, beforeSeq, limit])
 }
 
 /** True while every event the redactions rely on (the newest snapshot of each entity) is still in the log. */

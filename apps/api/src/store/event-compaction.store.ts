@@ -1,21 +1,22 @@
 import type { SqliteDb } from '../lib/sqlite.js'
-import type { PlanOutcome, Redaction, ScannedEvent } from './event-compaction-v1.plan.js'
-import { planSessionCompaction } from './event-compaction-v1.plan.js'
+import type { Redaction, ScannedEvent, SessionPlanner } from './event-compaction-v1.plan.js'
+import { createSessionPlanner } from './event-compaction-v1.plan.js'
 import { applyRedactions, listEventLogSessions, newestStillThere, scanSessionEvents, type EventLogSession } from './event-compaction-v1.store.js'
 
 export type { EventLogSession } from './event-compaction-v1.store.js'
-export type { PlanOutcome, Redaction, ScannedEvent, SessionCompactionPlan } from './event-compaction-v1.plan.js'
+export type { PlanOutcome, Redaction, ScannedEvent, SessionCompactionPlan, SessionPlanner } from './event-compaction-v1.plan.js'
 export { CompactionConflict } from './event-compaction-v1.store.js'
 
 /**
  * A generation's event log as compaction sees it: the sessions with events, a paged scan of one
- * session's log, the plan of what a superseded snapshot becomes, and the in-place write. Every
+ * session's log newest first, the planner of what a superseded snapshot becomes (fed that scan, so
+ * a session's plan never holds its whole log), and the in-place write. Every
  * method runs inside the caller's read or write transaction.
  */
 export interface EventCompactionStore {
   listSessions(db: SqliteDb, sessionIDs?: readonly string[]): EventLogSession[]
-  scan(db: SqliteDb, sessionID: string, afterSeq: number, limit: number): ScannedEvent[]
-  plan(sessionID: string, rows: readonly ScannedEvent[]): PlanOutcome
+  scan(db: SqliteDb, sessionID: string, beforeSeq: number, limit: number): ScannedEvent[]
+  planner(sessionID: string): SessionPlanner
   /** False when any of the newest snapshots the plan keeps is gone or changed (the log moved on). */
   newestStillThere(db: SqliteDb, sessionID: string, ids: readonly string[]): boolean
   apply(db: SqliteDb, sessionID: string, batch: readonly Redaction[]): { before: number; after: number }
@@ -31,7 +32,7 @@ export interface EventCompactionRole {
 export function createV1EventCompaction(hasEventLog: boolean): EventCompactionRole {
   if (!hasEventLog) return { log: null, note: null }
   return {
-    log: { listSessions: listEventLogSessions, scan: scanSessionEvents, plan: planSessionCompaction, newestStillThere, apply: applyRedactions },
+    log: { listSessions: listEventLogSessions, scan: scanSessionEvents, planner: createSessionPlanner, newestStillThere, apply: applyRedactions },
     note: null,
   }
 }

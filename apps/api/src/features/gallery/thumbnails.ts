@@ -1,7 +1,7 @@
 import { SHA256_HEX_PATTERN } from '@loupe/domain'
 import fs from 'node:fs'
 import path from 'node:path'
-import sharp, { type Metadata } from 'sharp'
+import type { Metadata } from 'sharp'
 import { AppError } from '../../errors.js'
 
 /** Sizes the UI asks for: grid tiles and the lightbox. */
@@ -34,10 +34,15 @@ export interface Thumbnailer {
 /** The cache's default size on disk; past it the oldest thumbnails go first (they are re-rendered on demand). */
 export const THUMBNAIL_CACHE_BYTES = 512 * 1024 * 1024
 
+// sharp (libvips, ~28 MB of the process) is loaded by the first image that needs it, not at start:
+// most sessions of a run never show a thumbnail. The module loader keeps it after the first import.
+const loadSharp = async () => (await import('sharp')).default
+
 /** Reject a hostile image from its header alone: unknown formats, absurd sizes, too many pixels. */
 export async function checkDecodeBounds(bytes: Buffer, bounds = DECODE_BOUNDS): Promise<{ width: number; height: number }> {
   let meta: Metadata
   try {
+    const sharp = await loadSharp()
     meta = await sharp(bytes, { limitInputPixels: false }).metadata()
   } catch (error) {
     throw new AppError('unavailable', 'This image cannot be decoded.', { cause: error })
@@ -54,6 +59,7 @@ export async function checkDecodeBounds(bytes: Buffer, bounds = DECODE_BOUNDS): 
 
 async function render(bytes: Buffer, size: ThumbnailSize): Promise<Buffer> {
   await checkDecodeBounds(bytes)
+  const sharp = await loadSharp()
   try {
     return await sharp(bytes, { limitInputPixels: DECODE_BOUNDS.maxPixels, failOn: 'error', animated: false })
       .rotate()

@@ -1,4 +1,5 @@
 import { LIMITS, messageCompletedAt, messageContent, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PrunablePart, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
+import type { TokenEstimator } from '@loupe/domain/tokens'
 import { AppError } from '../../errors.js'
 import { nodeDigest } from '../../lib/hash.js'
 import type { MessageSlot, OpenCodeStore } from '../../store/store.js'
@@ -43,7 +44,7 @@ export interface PartSelection {
   media?: boolean
 }
 
-function planOne(store: OpenCodeStore, memo: TokenMemo, native: NativeMessage, storageOnly: boolean, selection: PartSelection): MessagePlan {
+function planOne(store: OpenCodeStore, tokens: { memo: TokenMemo; tokenizer: TokenEstimator }, native: NativeMessage, storageOnly: boolean, selection: PartSelection): MessagePlan {
   const media = selection.media ? checkMedia(store.prune, native) : undefined
   if (media) return { messageID: native.id, status: 'blocked', reason: media.reason, detail: media.detail }
   // Tokens are estimated after the selection: tokenizing is most of a plan's CPU, and a size rule keeps few parts.
@@ -52,7 +53,7 @@ function planOne(store: OpenCodeStore, memo: TokenMemo, native: NativeMessage, s
   const keep = selection.select?.(native)
   const content = messageContent(native)
   const parts = (keep ? preview.value.parts.filter(keep) : preview.value.parts)
-    .map((p) => ({ ...p, tokens: memoPartTokens(memo, content[p.index], native.storage) }))
+    .map((p) => ({ ...p, tokens: memoPartTokens(tokens.memo, tokens.tokenizer, content[p.index], native.storage) }))
   const sum = sumPrunable(parts)
   if (sum.count === 0) return { messageID: native.id, status: 'blocked', reason: 'not_deletable', detail: NOTHING }
   const tools = [...new Set(parts.flatMap((p) => (p.tool ? [p.tool] : [])))]
@@ -80,7 +81,7 @@ function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly Message
   const storageOnly = ctx.store.prune.storageOnlyMessages(db, ctx.session.id)
   for (const slot of slots) {
     const native = byId.get(slot.key.id)
-    if (native) plans.push(planOne(ctx.store, deps.pruning.tokens, native, storageOnly.has(slot.key.id), selection))
+    if (native) plans.push(planOne(ctx.store, { memo: deps.pruning.tokens, tokenizer: deps.tokenizer }, native, storageOnly.has(slot.key.id), selection))
     else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: overEditLimit(slot.bytes) })
   }
   return { plans, natives }

@@ -1,5 +1,4 @@
 import { LIMITS, overEditLimit, previewPrune, type PrunablePart, type PruneReceipt } from '@loupe/domain'
-import { estimatePartTokens } from '@loupe/domain/tokens'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { nodeDigest, sha256Text } from '../../lib/hash.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
@@ -47,7 +46,7 @@ export async function previewMessage(deps: PruningDeps, input: PreviewInput): Pr
     if (!native) return blocked({ reason: 'not_deletable', detail: 'This message is not in the session.' })
     const media = checkMedia(ctx.store.prune, native)
     if (media) return blocked(media)
-    const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: estimatePartTokens })
+    const preview = previewPrune(native, { digest: nodeDigest, estimateTokens: deps.tokenizer.estimatePartTokens })
     if (!preview.ok) return blocked(preview.error)
     // A prune here leaves these copies (forks); the preview names them rather than editing them unasked.
     const copies = ctx.store.prune.copiesElsewhere(db, ctx.session.id, input.messageID)

@@ -1,7 +1,9 @@
-import { estimatePartTokens } from '@loupe/domain/tokens'
 import { describe, expect, it } from 'vitest'
+import { createLazyTokenizer } from '../../lib/tokenizer.js'
 import { createTokenMemo, memoPartTokens } from './token-memo.js'
 
+const tokenizer = createLazyTokenizer()
+const estimatePartTokens = tokenizer.estimatePartTokens
 const tool = (output: string) => ({ type: 'tool', tool: 'bash', state: { status: 'completed', input: { command: 'ls' }, output } })
 
 describe('memoPartTokens', () => {
@@ -9,7 +11,7 @@ describe('memoPartTokens', () => {
     const memo = createTokenMemo()
     const parts = [tool('ok'), tool('word '.repeat(400)), tool('line of output\n'.repeat(6000)), { type: 'reasoning', text: 'thinking '.repeat(50) }]
     for (const round of [1, 2]) {
-      for (const part of parts) expect(memoPartTokens(memo, part, 'v1'), `round ${round}`).toBe(estimatePartTokens(part, 'v1'))
+      for (const part of parts) expect(memoPartTokens(memo, tokenizer, part, 'v1'), `round ${round}`).toBe(estimatePartTokens(part, 'v1'))
     }
     // Only the long texts are remembered; the short ones cost less to tokenize again.
     expect(memo.counts.size).toBe(3)
@@ -18,11 +20,11 @@ describe('memoPartTokens', () => {
   it('keys by the text the model reads: the same output in another part shares the entry, a changed one does not', () => {
     const memo = createTokenMemo()
     const output = 'x = 1\n'.repeat(300)
-    memoPartTokens(memo, tool(output), 'v1')
-    memoPartTokens(memo, { ...tool(output), id: 'prt_other' }, 'v1')
+    memoPartTokens(memo, tokenizer, tool(output), 'v1')
+    memoPartTokens(memo, tokenizer, { ...tool(output), id: 'prt_other' }, 'v1')
     expect(memo.counts.size).toBe(1)
     const changed = tool(output + 'y = 2\n')
-    expect(memoPartTokens(memo, changed, 'v1')).toBe(estimatePartTokens(changed, 'v1'))
+    expect(memoPartTokens(memo, tokenizer, changed, 'v1')).toBe(estimatePartTokens(changed, 'v1'))
     expect(memo.counts.size).toBe(2)
   })
 })

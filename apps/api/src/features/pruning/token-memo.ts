@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { StorageGeneration } from '@loupe/domain'
-import { estimateTokens, modelTextOfPart } from '@loupe/domain/tokens'
+import { modelTextOfPart, type TokenEstimator } from '@loupe/domain/tokens'
 
 /** Shorter texts are tokenized again each time: that costs less than remembering them. */
 const MEMO_MIN_CHARS = 128
@@ -18,14 +18,14 @@ export interface TokenMemo {
 
 export const createTokenMemo = (): TokenMemo => ({ counts: new Map() })
 
-/** `estimatePartTokens`, remembered for long texts. */
-export function memoPartTokens(memo: TokenMemo, part: unknown, storage: StorageGeneration): number {
+/** `tokenizer.estimatePartTokens`, remembered for long texts. */
+export function memoPartTokens(memo: TokenMemo, tokenizer: TokenEstimator, part: unknown, storage: StorageGeneration): number {
   const text = modelTextOfPart(part, storage)
-  if (text.length < MEMO_MIN_CHARS) return estimateTokens(text)
+  if (text.length < MEMO_MIN_CHARS) return tokenizer.estimateTokens(text)
   const key = createHash('sha256').update(text).digest('base64')
   const known = memo.counts.get(key)
   if (known !== undefined) return known
-  const tokens = estimateTokens(text)
+  const tokens = tokenizer.estimateTokens(text)
   if (memo.counts.size >= MEMO_ENTRIES) {
     const oldest = memo.counts.keys().next()
     if (!oldest.done) memo.counts.delete(oldest.value)

@@ -1,5 +1,6 @@
 import { classifyPart } from '@loupe/domain'
-import { estimatePartTokens, modelTextOfPart } from '@loupe/domain/tokens'
+import { modelTextOfPart } from '@loupe/domain/tokens'
+import type { AppDeps } from '../../deps.js'
 import { resolveSession } from '../../store/resolve-session.js'
 import type { GetSessionInput } from './sessions.schema.js'
 import type { SessionsDeps } from './sessions.service.js'
@@ -29,7 +30,7 @@ interface TokenTally {
 }
 
 /** Where a session's bytes and tokens go: by part kind and tool, message info, and the event log. */
-export function breakdownSession(deps: SessionsDeps, input: GetSessionInput) {
+export function breakdownSession(deps: SessionsDeps & Pick<AppDeps, 'tokenizer'>, input: GetSessionInput) {
   const { store, session } = resolveSession(deps.opencode, input.sessionID, input.storage)
   const { db } = deps.opencode
   return db.read(() => {
@@ -43,7 +44,7 @@ export function breakdownSession(deps: SessionsDeps, input: GetSessionInput) {
       tallies.set(key, tally)
       const chars = modelTextOfPart(part, session.storage).length
       if (budget > 0) {
-        tally.tokens += estimatePartTokens(part, session.storage)
+        tally.tokens += deps.tokenizer.estimatePartTokens(part, session.storage)
         tally.countedChars += chars
         budget -= chars
       } else tally.pendingChars += chars

@@ -5,6 +5,7 @@ import {
   CompactionConflict,
   type EventCompactionStore,
   type EventLogSession,
+  type PlanOutcome,
   type Redaction,
   type ScannedEvent,
   type SessionCompactionPlan,
@@ -54,21 +55,24 @@ function findOwner(deps: CompactDeps, target: CompactTarget, sessionID: string):
 
 const GONE = 'This session is not in the database any more.'
 
-/** The session's whole log, in pages between which other requests run; a snapshot that is not JSON answers a reason. */
-async function scanSession(deps: CompactDeps, log: EventCompactionStore, sessionID: string): Promise<ScannedEvent[] | string> {
+/**
+ * The session's plan from its whole log, read newest first in pages between which other requests
+ * run; each page goes to the planner and is dropped. A snapshot that is not JSON answers a reason.
+ */
+async function planSession(deps: CompactDeps, log: EventCompactionStore, sessionID: string): Promise<PlanOutcome | string> {
   const { db } = deps.opencode
-  const rows: ScannedEvent[] = []
-  for (let after = -1; ; ) {
+  const planner = log.planner(sessionID)
+  for (let before = Number.MAX_SAFE_INTEGER; ; ) {
     let page: ScannedEvent[]
     try {
-      page = db.read(() => log.scan(db, sessionID, after, SCAN_ROWS))
+      page = db.read(() => log.scan(db, sessionID, before, SCAN_ROWS))
     } catch (error) {
       if (error instanceof Database.SqliteError && /JSON/i.test(error.message)) return 'An event of this session is not valid JSON; nothing in it was changed.'
       throw error
     }
-    rows.push(...page)
-    if (page.length < SCAN_ROWS) return rows
-    after = page[page.length - 1]!.seq
+    for (const row of page) planner.add(row)
+    if (page.length < SCAN_ROWS) return planner.finish()
+    before = page[page.length - 1]!.seq
     await yieldToLoop()
   }
 }
@@ -154,9 +158,8 @@ async function compactSession(deps: CompactDeps, target: CompactTarget, s: Plann
   if (fence) return { kind: 'refused', reason: fence.detail }
   const live = await s.live.refusal(s.index)
   if (live) return { kind: 'refused', reason: live }
-  const rows = await scanSession(deps, target.log, s.sessionID)
-  if (typeof rows === 'string') return { kind: 'refused', reason: rows }
-  const planned = target.log.plan(s.sessionID, rows)
+  const planned = await planSession(deps, target.log, s.sessionID)
+  if (typeof planned === 'string') return { kind: 'refused', reason: planned }
   if (!planned.ok) return { kind: 'refused', reason: `${planned.reason}; nothing in this session was changed.` }
   const { plan } = planned
   if (dryRun) {
