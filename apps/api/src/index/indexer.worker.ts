@@ -78,7 +78,8 @@ function tick() {
       report()
       return schedule(0)
     }
-    if (builds) return retire()
+    // Only a finished build retires: a follower that found a build pending again would retire in a loop.
+    if (builds && !indexer.buildPending()) return retire()
     const version = sourceDb.raw.pragma('data_version', { simple: true }) as number
     if (version !== lastVersion) {
       lastVersion = version

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { createTokenEstimator, type CountTokens, type TokenEstimator } from '@loupe/domain/tokens'
 
 /**
- * The o200k_base token estimator, loaded on its first use: gpt-tokenizer's tables take about 54 MB
+ * The o200k_base token estimator, loaded on its first use: gpt-tokenizer's tables are tens of MB
  * of the process, and only previews, the Bytes tab and clean-up plans count tokens. Loaded with a
  * synchronous require (its CommonJS build) because every caller counts inside a synchronous read.
  */

@@ -88,7 +88,8 @@ export function runLsof(args: string[]): string | null {
 }
 
 // Loupe's own entry points, as a process's argv names them (source under tsx, a JS build, the bin).
-const LOUPE_ENTRY = /(?:^|\/)(?:apps\/api|@loupe\/api)\/(?:src\/(?:main|mcp-main|cli\/loupe)\.ts|dist\/(?:main|mcp-main|cli\/loupe)\.[cm]?js|bin\/loupe\.mjs)$|(?:^|\/)bin\/loupe$/
+// An installed bin runs as node_modules/.bin/loupe (npx, npm install -g) or <prefix>/bin/loupe.
+const LOUPE_ENTRY = /(?:^|\/)(?:apps\/api|@loupe\/api)\/(?:src\/(?:main|mcp-main|cli\/loupe)\.ts|dist\/(?:main|mcp-main|cli)\.mjs|bin\/loupe\.mjs)$|(?:^|\/)\.?bin\/loupe$/
 
 /**
  * Whether a holder is another Loupe (a second server, `loupe mcp`, a CLI command): one of its

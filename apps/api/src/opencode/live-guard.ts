@@ -37,6 +37,12 @@ export type { LiveSession } from './session-activity.js'
 /** checkLive's key for a session: an upgraded file holds one id in both generations. */
 export const liveKey = (session: Pick<SessionRecord, 'storage' | 'id'>) => `${session.storage}:${session.id}`
 
+/**
+ * How long a caller that writes in several transactions may act on one verdict before asking again:
+ * OpenCode resuming a session meanwhile is seen within this time, not after a whole job.
+ */
+export const LIVE_VERDICT_MS = 1000
+
 type Source = { urls: string[]; explicit: boolean }
 type Failure = Exclude<LiveCause, 'reported'>
 

@@ -34,15 +34,22 @@ export interface Thumbnailer {
 /** The cache's default size on disk; past it the oldest thumbnails go first (they are re-rendered on demand). */
 export const THUMBNAIL_CACHE_BYTES = 512 * 1024 * 1024
 
-// sharp (libvips, ~28 MB of the process) is loaded by the first image that needs it, not at start:
-// most sessions of a run never show a thumbnail. The module loader keeps it after the first import.
-const loadSharp = async () => (await import('sharp')).default
+// sharp (libvips, a large part of the process's memory) is loaded by the first image that needs it,
+// not at start: most sessions of a run never show a thumbnail. The module loader keeps it after the
+// first import. A sharp that cannot load is an install problem, not a bad image, and says so.
+async function loadSharp() {
+  try {
+    return (await import('sharp')).default
+  } catch (error) {
+    throw new AppError('unavailable', 'Image support (sharp) could not be loaded: reinstall Loupe (npm start installs what is missing).', { cause: error })
+  }
+}
 
 /** Reject a hostile image from its header alone: unknown formats, absurd sizes, too many pixels. */
 export async function checkDecodeBounds(bytes: Buffer, bounds = DECODE_BOUNDS): Promise<{ width: number; height: number }> {
   let meta: Metadata
+  const sharp = await loadSharp()
   try {
-    const sharp = await loadSharp()
     meta = await sharp(bytes, { limitInputPixels: false }).metadata()
   } catch (error) {
     throw new AppError('unavailable', 'This image cannot be decoded.', { cause: error })

@@ -1,6 +1,7 @@
 import { LIMITS } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
-import { checkLive, liveKey, type LiveVerdict } from '../../opencode/live-guard.js'
+import { AppError } from '../../errors.js'
+import { LIVE_VERDICT_MS, checkLive, checkLiveSession, liveKey, type LiveVerdict } from '../../opencode/live-guard.js'
 import { pruneContext, type Blocked, type PruneContext } from '../pruning/prune-context.js'
 import { foldWal } from '../pruning/pruning-runtime.js'
 import { pruneBatchWith, pruneMessageWith, type PruneResult } from '../pruning/pruning.service.js'
@@ -16,13 +17,27 @@ export type CleanStart =
   | { status: 'conflict'; detail: string }
   | { status: 'refused'; detail: string }
 
-/** Sessions per live check, and how long its verdicts may be used before the rest are asked again. */
+/** Sessions per live check (one scan of the file's holders); its verdicts hold for LIVE_VERDICT_MS. */
 const LIVE_GROUP = 64
-const LIVE_REUSE_MS = 1000
 
 type Outcome = { result: PruneResult; bytes: number; tokens: number }
 
-async function pruneSession(deps: AppDeps, s: CleanSession, ctx: PruneContext | Blocked, live: LiveVerdict | undefined): Promise<Outcome[]> {
+/** The session's verdict, asked again before a write once it is older than LIVE_VERDICT_MS. */
+type Verdict = () => Promise<LiveVerdict>
+
+function freshVerdict(deps: AppDeps, ctx: PruneContext, first: LiveVerdict, askedAt: number): Verdict {
+  let verdict = first
+  let at = askedAt
+  return async () => {
+    if (performance.now() - at > LIVE_VERDICT_MS) {
+      at = performance.now()
+      verdict = await checkLiveSession(deps, ctx)
+    }
+    return verdict
+  }
+}
+
+async function pruneSession(deps: AppDeps, s: CleanSession, ctx: PruneContext | Blocked, live: Verdict | undefined): Promise<Outcome[]> {
   // Gone or unreadable since the plan, or (never expected) not asked: every target stays as it was.
   if ('status' in ctx || !live) {
     const result: PruneResult = 'status' in ctx ? ctx : { status: 'blocked', reason: 'maintenance_required', detail: 'Loupe could not tell whether OpenCode is running this session.' }
@@ -32,12 +47,12 @@ async function pruneSession(deps: AppDeps, s: CleanSession, ctx: PruneContext | 
   const whole = s.targets.filter((t) => t.indexes === null)
   for (let i = 0; i < whole.length; i += LIMITS.pruneBatchMax) {
     const chunk = whole.slice(i, i + LIMITS.pruneBatchMax)
-    const results = await pruneBatchWith(deps, ctx, live, chunk.map((t) => ({ messageID: t.messageID, revision: t.revision })))
+    const results = await pruneBatchWith(deps, ctx, await live(), chunk.map((t) => ({ messageID: t.messageID, revision: t.revision })))
     results.forEach((r, j) => out.push({ result: r.result, bytes: chunk[j]?.bytes ?? 0, tokens: chunk[j]?.tokens ?? 0 }))
   }
   for (const t of s.targets) {
     if (t.indexes === null) continue
-    out.push({ result: pruneMessageWith(deps, ctx, live, { messageID: t.messageID, revision: t.revision, indexes: t.indexes }), bytes: t.bytes, tokens: t.tokens })
+    out.push({ result: pruneMessageWith(deps, ctx, await live(), { messageID: t.messageID, revision: t.revision, indexes: t.indexes }), bytes: t.bytes, tokens: t.tokens })
   }
   foldWal(deps)
   return out
@@ -46,7 +61,8 @@ async function pruneSession(deps: AppDeps, s: CleanSession, ctx: PruneContext | 
 function resolveFor(deps: AppDeps, s: CleanSession): PruneContext | Blocked {
   try {
     return pruneContext(deps.opencode, s.sessionID, s.storage)
-  } catch {
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'not_found')) throw error
     return { status: 'blocked', reason: 'not_deletable', detail: 'This session is not in the database any more.' }
   }
 }
@@ -58,20 +74,21 @@ function resolveFor(deps: AppDeps, s: CleanSession): PruneContext | Blocked {
 export async function runClean(deps: AppDeps, plan: CleanPlan, job: Pick<JobControl<CleanRunning>, 'signal' | 'report'>): Promise<CleanResult> {
   const done = emptyTally()
   let stopped = false
-  // One live check for a group of sessions (one scan of the file's holders), asked again for the
-  // rest of the group once its answer is a second old: OpenCode starting meanwhile is seen by the next session.
+  // One live check for a group of sessions, asked again for the rest of the group (and within a
+  // session, before its next write) once the answer is LIVE_VERDICT_MS old.
   for (let i = 0; i < plan.all.length && !stopped; ) {
     const group = plan.all.slice(i, i + LIVE_GROUP).map((s) => ({ s, ctx: resolveFor(deps, s) }))
-    const verdicts = await checkLive(deps, group.flatMap((g) => ('status' in g.ctx ? [] : [g.ctx])))
     const askedAt = performance.now()
+    const verdicts = await checkLive(deps, group.flatMap((g) => ('status' in g.ctx ? [] : [g.ctx])))
     for (const [n, { s, ctx }] of group.entries()) {
       if (job.signal.aborted) {
         stopped = true
         break
       }
-      if (n > 0 && performance.now() - askedAt > LIVE_REUSE_MS) break
+      if (n > 0 && performance.now() - askedAt > LIVE_VERDICT_MS) break
       i++
-      const live = 'status' in ctx ? undefined : verdicts.get(liveKey(ctx.session))
+      const first = 'status' in ctx ? undefined : verdicts.get(liveKey(ctx.session))
+      const live = first && !('status' in ctx) ? freshVerdict(deps, ctx, first, askedAt) : undefined
       let any = false
       for (const { result, bytes, tokens } of await pruneSession(deps, s, ctx, live)) {
         if (result.status !== 'pruned') {
@@ -99,11 +116,19 @@ export async function startClean(deps: AppDeps, input: CleanApplyInput, options:
   }
   const planned = { sessions: plan.sessions, parts: plan.parts, bytes: plan.bytes, tokens: plan.tokens }
   const total = { sessions: plan.sessions, messages: plan.all.reduce((n, s) => n + s.targets.length, 0) }
+  // What committed before a failure stays removed, so the outcome reports it rather than zero.
+  let committed = emptyTally()
   const run = deps.storage.clean.run({
     now: () => deps.clock.now(),
     initial: { done: emptyTally(), total, stopping: false },
-    onError: (error) => ({ status: 'stopped', pruned: emptyTally(), planned, message: `The clean-up stopped: ${(error as Error).message}` }),
-  }, (job) => runClean(deps, plan, job))
+    onError: (error) => ({ status: 'stopped', pruned: committed, planned, message: `The clean-up stopped: ${(error as Error).message} ${committed.parts} parts removed before that stay removed.` }),
+  }, (job) => runClean(deps, plan, {
+    signal: job.signal,
+    report: (patch) => {
+      if (patch.done) committed = patch.done
+      job.report(patch)
+    },
+  }))
   if (!run) return { status: 'refused', detail: 'A clean-up is already running.' }
   const started = { status: 'started' as const, ...planned }
   if (options.wait) return { ...started, result: await run }

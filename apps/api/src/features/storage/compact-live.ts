@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps.js'
-import { checkLive, liveKey, type LiveSession } from '../../opencode/live-guard.js'
+import { LIVE_VERDICT_MS, checkLive, liveKey, type LiveSession } from '../../opencode/live-guard.js'
 
 type LiveCheckDeps = Pick<AppDeps, 'opencode' | 'config' | 'opencodeClient' | 'clock'>
 
@@ -7,7 +7,8 @@ type LiveCheckDeps = Pick<AppDeps, 'opencode' | 'config' | 'opencodeClient' | 'c
 export interface LiveWindow {
   /**
    * A refusal for the `index`th session of the run, or undefined when the next `bytes` of its log
-   * may be written now. `spend` them once written: a verdict covers at most `budget` bytes of writes.
+   * may be written now. `spend` them once written: a verdict covers at most `budget` bytes of writes
+   * and at most LIVE_VERDICT_MS of time.
    */
   refusal(index: number, bytes?: number): Promise<string | undefined>
   spend(bytes: number): void
@@ -17,11 +18,11 @@ const GONE = 'This session is not in the database any more.'
 
 /**
  * One checkLive for the sessions ahead whose logs fit in `budget` bytes, then one for the next
- * such group: a check looks at every process's open files (/proc), which took 5–40 ms a look on
- * a shared machine, and a run of many small sessions asked twice for each. A verdict is used only
- * until `budget` bytes have been written after it, the most one write batch holds, so a run
- * re-checks at least as often as batch by batch; a session OpenCode starts on mid-run stops the
- * run at the next check. `owner` reads the `index`th session with the store that owns it (the
+ * such group: a check looks at every process's open files (/proc), and a run of many small
+ * sessions asked twice for each. A verdict is used only until `budget` bytes have been written
+ * after it (the most one write batch holds) or LIVE_VERDICT_MS have passed (planning a long log
+ * yields between pages), so a run re-checks at least as often as batch by batch; a session
+ * OpenCode starts on mid-run stops the run at the next check. `owner` reads the `index`th session with the store that owns it (the
  * compaction's one rule for logs that several generations share).
  */
 export function createLiveWindow(
@@ -32,7 +33,9 @@ export function createLiveWindow(
 ): LiveWindow {
   let verdicts = new Map<number, string | undefined>()
   let left = 0
+  let askedAt = -Infinity
   const check = async (from: number) => {
+    const started = performance.now()
     const group: number[] = []
     for (let i = from, bytes = 0; i < sessions.length && (group.length === 0 || bytes + sessions[i]!.bytes <= budget); i++) {
       group.push(i)
@@ -47,10 +50,11 @@ export function createLiveWindow(
       return [i, verdict?.state === 'locked' ? `${verdict.lock.detail} ${verdict.lock.fix}` : verdict ? undefined : GONE]
     }))
     left = budget
+    askedAt = started
   }
   return {
     async refusal(index, bytes = 0) {
-      if (!verdicts.has(index) || left < bytes) await check(index)
+      if (!verdicts.has(index) || left < bytes || performance.now() - askedAt > LIVE_VERDICT_MS) await check(index)
       return verdicts.get(index)
     },
     spend(bytes) {

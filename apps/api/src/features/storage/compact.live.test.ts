@@ -5,13 +5,16 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { BLOAT_FIXTURE, ensureRealFixture } from '../../../../../tools/fixtures.mjs'
 import { createTestDeps, realFixture, type TestDeps } from '../../../test/harness.js'
 import { createOpenCodeClient } from '../../opencode/opencode-client.js'
+import { LIVE_VERDICT_MS } from '../../opencode/live-guard.js'
+import { createLiveWindow } from './compact-live.js'
 import { compactEventLog } from './compact.service.js'
 
 /**
  * A stand-in for OpenCode's `GET /session/status` on loopback: idle for the first `idleCalls`
  * answers, then busy in every session it is asked about (as when a prompt starts mid-run).
  */
-async function statusServer(idleCalls: number) {
+async function statusServer(idle: number) {
+  let idleCalls = idle
   let calls = 0
   const asked = { calls: 0 }
   const watched = new Set<string>()
@@ -27,6 +30,9 @@ async function statusServer(idleCalls: number) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     asked,
     watch: (id: string) => watched.add(id),
+    busyFromNow: () => {
+      idleCalls = 0
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
@@ -96,5 +102,34 @@ describe('compactEventLog while OpenCode starts working', () => {
     const small = await compactEventLog(deps, { dryRun: false }, undefined, { batchBytes: 1 })
     expect(small.eventsRedacted).toBe(dry.eventsRedacted)
     expect(status.asked.calls - before).toBeGreaterThanOrEqual(dry.eventsRedacted)
+  })
+
+  it('asks again once a verdict is older than LIVE_VERDICT_MS, even with bytes left in its budget', async () => {
+    const status = await statusServer(Number.MAX_SAFE_INTEGER)
+    close = status.close
+    deps = await createTestDeps(path.join(await ensureRealFixture(BLOAT_FIXTURE, { name: 'bloat' }), 'opencode.db'))
+    deps.opencodeClient = createOpenCodeClient({ url: status.url, username: null, password: null })
+    const d = deps
+    const [sessionID] = d.opencode.db.pluckSql<string>(`SELECT id FROM session`)
+    const owner = () => {
+      for (const store of d.opencode.stores.all) {
+        const session = store.getSession(d.opencode.db, sessionID!)
+        if (session) return { store, session }
+      }
+      return undefined
+    }
+    const window = createLiveWindow(d, [{ sessionID: sessionID!, bytes: 1 }], 1024 * 1024, owner)
+    expect(await window.refusal(0)).toBeUndefined()
+    const first = status.asked.calls
+    expect(first).toBeGreaterThan(0)
+    window.spend(1)
+    expect(await window.refusal(0, 1)).toBeUndefined()
+    expect(status.asked.calls).toBe(first)
+    // Planning a long log between the session's first look and its first batch takes time.
+    await new Promise((resolve) => setTimeout(resolve, LIVE_VERDICT_MS + 100))
+    status.watch(sessionID!)
+    status.busyFromNow()
+    expect(await window.refusal(0, 1)).toMatch(/OpenCode is running this session right now/)
+    expect(status.asked.calls).toBeGreaterThan(first)
   })
 })
