@@ -53,7 +53,9 @@ export function addLongSession(file: string, options: LongSessionOptions): { id:
     const insertPart = db.prepare(`INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)`)
     db.transaction(() => {
       const columns = Object.keys(source).filter((c) => c !== 'id')
-      const row = { ...source, title: options.title, slug: 'long-transcript', time_created: start, time_updated: Date.now() }
+      // The session's own totals (1.18 keeps cost and tokens on the row) cover every copy, as OpenCode's would.
+      const totals = Object.fromEntries(Object.entries(source).filter(([c, v]) => (c === 'cost' || c.startsWith('tokens_')) && typeof v === 'number').map(([c, v]) => [c, (v as number) * copies]))
+      const row = { ...source, ...totals, title: options.title, slug: 'long-transcript', time_created: start, time_updated: Date.now() }
       db.prepare(`INSERT INTO session (id, ${columns.join(', ')}) VALUES (?, ${columns.map(() => '?').join(', ')})`).run(sessionID, ...columns.map((c) => row[c as keyof typeof row]))
       for (let copy = 0; copy < copies; copy++) {
         const delta = start - first + copy * span

@@ -110,6 +110,12 @@ function TopSessions(props: { sessions: UsageSummary['topSessions']; days: numbe
   )
 }
 
+/** The difference itself: two large totals rounded alike ("1.8M against 1.8M") say nothing. */
+function gap(sessionTokens: number, messageTokens: number): string {
+  const diff = sessionTokens - messageTokens
+  return `their totals hold ${formatCount(Math.abs(diff))} tokens ${diff < 0 ? 'fewer' : 'more'} than their messages`
+}
+
 /** Where a session's own totals (its Bytes tab) and its messages disagree, say so and name it. */
 function AgreementNote(props: { agreement: UsageSummary['agreement'] }) {
   return (
@@ -117,7 +123,7 @@ function AgreementNote(props: { agreement: UsageSummary['agreement'] }) {
       <details class="banner banner-info overview-agreement">
         <summary>
           {plural(props.agreement.differing, 'session')} of {props.agreement.sessions.toLocaleString()} record other totals than their messages add up to
-          ({formatCount(props.agreement.sessionTokens)} against {formatCount(props.agreement.messageTokens)} tokens over all time). The charts count messages.
+          ({gap(props.agreement.sessionTokens, props.agreement.messageTokens)} over all time). The charts count messages.
         </summary>
         <p class="small">
           OpenCode 1.18's experimental engine leaves a session's totals at 0, and a 2.x import drops subtask messages but keeps their tokens
