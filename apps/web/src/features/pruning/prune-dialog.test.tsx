@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@solidjs/testing-library'
 import { describe, expect, it } from 'vitest'
-import { ForkNotice } from './prune-dialog'
-import type { ForkReview } from './pruning.data'
+import { CompactionNotice, ForkNotice } from './prune-dialog'
+import type { ForkReview, Review, ReviewMessage } from './pruning.data'
 
 const fork = (title: string | null, messages: number): ForkReview => ({
   sessionID: `ses_${title ?? 'untitled'}`,
@@ -25,5 +25,26 @@ describe('ForkNotice', () => {
     expect(box.checked).toBe(false)
     fireEvent.change(box, { target: { checked: true } })
     expect(ticks).toEqual([true])
+  })
+})
+
+const message = (storageOnly: boolean, compactionCopies?: number): ReviewMessage => ({ messageID: 'msg_1', revision: 'r', indexes: 'all', storageOnly, parts: [], ...(compactionCopies === undefined ? {} : { compactionCopies }) })
+
+describe('CompactionNotice', () => {
+  it('counts the compaction summaries a preview found quoting the outputs, and says Loupe leaves them', () => {
+    const review: Review = { scope: 'message', messages: [message(true, 2)], refused: [] }
+    render(() => <CompactionNotice review={review} />)
+    expect(screen.getByRole('note').textContent).toContain('2 compaction summaries still quote some of these outputs')
+    expect(screen.getByRole('note').textContent).toContain('Loupe does not change compaction summaries')
+  })
+
+  it('warns for a whole session with messages before a compaction, and says nothing when none is involved', () => {
+    const session: Review = { scope: 'session', messages: [message(false), message(true)], refused: [] }
+    const { unmount } = render(() => <CompactionNotice review={session} />)
+    expect(screen.getByRole('note').textContent).toContain('Compaction summaries of this session may still quote')
+    unmount()
+    const plain: Review = { scope: 'message', messages: [message(true, 0)], refused: [] }
+    const { container } = render(() => <CompactionNotice review={plain} />)
+    expect(container.textContent).toBe('')
   })
 })

@@ -121,6 +121,24 @@ function Totals(props: { review: Review }) {
   )
 }
 
+/**
+ * OpenCode's compaction summaries keep text copies of the messages before them (tool outputs cut
+ * short), and Loupe never rewrites a summary: say so, counted for a preview, or for a whole session
+ * whenever some of its messages lie before a compaction.
+ */
+export function CompactionNotice(props: { review: Review }) {
+  const quoted = () => props.review.messages.reduce((n, m) => n + (m.compactionCopies ?? 0), 0)
+  const beforeCompaction = () => props.review.scope === 'session' && props.review.messages.some((m) => m.storageOnly)
+  return (
+    <Show when={quoted() > 0 || beforeCompaction()}>
+      <p class="banner prune-compaction" role="note">
+        {quoted() > 0 ? `${plural(quoted(), 'compaction summary', 'compaction summaries')} still quote${quoted() === 1 ? 's' : ''} some of these outputs` : 'Compaction summaries of this session may still quote some of these outputs'}
+        {' '}(cut short, as OpenCode keeps them). Loupe does not change compaction summaries, so that text stays in the file.
+      </p>
+    </Show>
+  )
+}
+
 /** Forks keep verbatim copies of some of these messages: left as they are unless the person includes them. */
 export function ForkNotice(props: { forks: ForkReview[]; include: boolean; onInclude: (on: boolean) => void }) {
   const copies = () => props.forks.reduce((n, f) => n + f.messages.length, 0)
@@ -169,6 +187,7 @@ export function PruneDialog(props: { pruning: Pruning }) {
                     and Loupe also clears them from OpenCode's event log. The file shrinks once you reclaim space on the Storage page.
                   </p>
                 </Show>
+                <CompactionNotice review={s().review} />
                 <ForkNotice forks={s().review.forks ?? []} include={includedIn() === s().review} onInclude={(on) => setIncludedIn(on ? s().review : null)} />
                 <Refusals refused={s().review.refused} />
                 <div class="dialog-actions">

@@ -31,6 +31,8 @@ export interface ReviewMessage {
   parts: PreviewPart[]
   /** Before the latest completed compaction: its tokens free storage, not the model's context. */
   storageOnly: boolean
+  /** Compaction summaries quoting this message's outputs (from a preview; a session plan does not count them). */
+  compactionCopies?: number
   /** Set when the whole-session plan supplied the counts instead of a preview. */
   counts?: { tools: number; reasoning: number; bytes: number; tokens: number; toolNames: string[]; completedAt: number | null }
 }
@@ -123,7 +125,7 @@ export async function reviewSelection(api: Api, target: PruneTarget, selection: 
       review.refused.push(refusalOf(messageID, 'not_deletable', 'A selected part cannot be removed (it is not a finished tool call or reasoning).'))
       continue
     }
-    review.messages.push({ messageID, revision: preview.revision, indexes: resolved.value, parts: chosen, storageOnly: preview.storageOnly })
+    review.messages.push({ messageID, revision: preview.revision, indexes: resolved.value, parts: chosen, storageOnly: preview.storageOnly, compactionCopies: preview.compactionCopies })
   }
   return review
 }
@@ -133,7 +135,7 @@ export async function reviewMessage(api: Api, target: PruneTarget, messageID: st
   const preview = await api.pruning.preview.query({ ...target, messageID })
   if (preview.status === 'blocked') return { scope: 'message', messages: [], refused: [refusalOf(messageID, preview.reason, preview.detail)] }
   if (preview.parts.length === 0) return { scope: 'message', messages: [], refused: [refusalOf(messageID, 'not_deletable', 'Nothing technical is left in this message.')] }
-  return { scope: 'message', messages: [{ messageID, revision: preview.revision, indexes: 'all', parts: preview.parts, storageOnly: preview.storageOnly }], refused: [] }
+  return { scope: 'message', messages: [{ messageID, revision: preview.revision, indexes: 'all', parts: preview.parts, storageOnly: preview.storageOnly, compactionCopies: preview.compactionCopies }], refused: [] }
 }
 
 type Candidate = Omit<SessionPlan['candidates'][number], 'status'>
