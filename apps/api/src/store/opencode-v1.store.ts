@@ -8,13 +8,13 @@ import { ownSessionsWhere } from './experimental-rows.js'
 import { createGalleryV1Store } from './gallery-v1.store.js'
 import { createV1IndexSource } from './index-source-v1.store.js'
 import { inlineMediaRefs, mayHoldMediaRef, mediaSupport } from './media-blob.js'
-import type { BreakdownRow, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats, SharedRoles } from './opencode-store.js'
+import type { BreakdownRow, MessageSlot, MessageWindow, OpenCodeStore, SessionStats, SharedRoles } from './opencode-store.js'
 import type { EventCompactionRole } from './event-compaction.store.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { createPruneV1Store } from './prune-v1.store.js'
 import { parseObject, parseObjectCanonical } from './parse-object.js'
 import { chunk, toSessionRecord } from './session-row.js'
-import { countSessionRowsByProject, pageSessionRows, sumSessionRows } from './session-list.js'
+import { countSessionRowsByProject, listSessionRecords, pageSessionRows, sumSessionRows } from './session-list.js'
 import { createUsageRole } from './usage.store.js'
 import { createTotalsSource, V1_ROW_SUMS } from './session-totals.js'
 
@@ -24,26 +24,6 @@ const qb = createQueryBuilder<OpenCodeV1DB>()
 function sessionRows(own: string | null) {
   const q = qb.selectFrom('session').selectAll('session')
   return own ? q.where(sql<boolean>`${sql.raw(own)}`) : q
-}
-type SessionRows = ReturnType<typeof sessionRows>
-
-function listV1Sessions(db: SqliteDb, sessions: SessionRows, query: SessionListQuery) {
-  let q = sessions
-  if (!query.includeArchived) q = q.where('session.time_archived', 'is', null)
-  if (query.rootsOnly) q = q.where('session.parent_id', 'is', null)
-  if (query.parentID) q = q.where('session.parent_id', '=', query.parentID)
-  if (query.projectID) q = q.where('session.project_id', '=', query.projectID)
-  if (query.directory) q = q.where('session.directory', '=', query.directory)
-  if (query.search) {
-    const s = query.search.toLowerCase()
-    q = q.where(sql<boolean>`(instr(lower(session.title), ${s}) > 0 OR instr(lower(session.directory), ${s}) > 0 OR session.id = ${query.search})`)
-  }
-  const before = query.before
-  if (before) {
-    q = q.where((eb) => eb(eb.refTuple('session.time_updated', 'session.id'), before.inclusive ? '<=' : '<', eb.tuple(before.timeUpdated, before.id)))
-  }
-  const rows = db.all(q.orderBy('session.time_updated', 'desc').orderBy('session.id', 'desc').limit(query.limit))
-  return rows.map((row) => toSessionRecord('v1', row))
 }
 
 /** Row counts and stored bytes per session: `message` and `part` rows, and the event log's when it has one. */
@@ -167,7 +147,7 @@ export function createOpenCodeV1Store(layout: GenerationLayout, storage: Storage
       const id = message.storage === 'v1' ? message.parts[index]?.id : undefined
       return typeof id === 'string' ? id : String(index)
     },
-    listSessions: (db, query) => listV1Sessions(db, sessions, query),
+    listSessions: (db, query) => listSessionRecords(db, table, query),
     totalsSource,
     pageSessions: (db, query) => pageSessionRows(db, table, query),
     sumSessions: (db, filters) => sumSessionRows(db, table, filters),

@@ -11,10 +11,10 @@ import type { GenerationLayout, StorageLayout } from './probe.js'
 import { createPruneV2Store } from './prune-v2.store.js'
 import { parseObject, parseObjectCanonical } from './parse-object.js'
 import { chunk, toSessionRecord } from './session-row.js'
-import { countSessionRowsByProject, pageSessionRows, sumSessionRows } from './session-list.js'
+import { countSessionRowsByProject, listSessionRecords, pageSessionRows, sumSessionRows } from './session-list.js'
 import { createUsageRole } from './usage.store.js'
 import { createTotalsSource, V2_ROW_SUMS } from './session-totals.js'
-import type { BreakdownRow, LoadedMessage, MessageSlot, MessageWindow, OpenCodeStore, SessionListQuery, SessionStats, SharedRoles } from './opencode-store.js'
+import type { BreakdownRow, LoadedMessage, MessageSlot, MessageWindow, OpenCodeStore, SessionStats, SharedRoles } from './opencode-store.js'
 
 const qb = createQueryBuilder<OpenCodeV2DB>()
 
@@ -32,26 +32,6 @@ type SessionTableName = 'session_v2'
 function sessionRows(table: SessionTableName, own: string | null) {
   const q = qb.selectFrom(table).selectAll(table)
   return own ? q.where(sql<boolean>`${sql.raw(own)}`) : q
-}
-type SessionRows = ReturnType<typeof sessionRows>
-
-function listV2Sessions(db: SqliteDb, table: SessionTableName, sessions: SessionRows, query: SessionListQuery) {
-  let q = sessions
-  if (!query.includeArchived) q = q.where(`${table}.time_archived`, 'is', null)
-  if (query.rootsOnly) q = q.where(`${table}.parent_id`, 'is', null)
-  if (query.parentID) q = q.where(`${table}.parent_id`, '=', query.parentID)
-  if (query.projectID) q = q.where(`${table}.project_id`, '=', query.projectID)
-  if (query.directory) q = q.where(`${table}.directory`, '=', query.directory)
-  if (query.search) {
-    const s = query.search.toLowerCase()
-    q = q.where(sql<boolean>`(instr(lower(coalesce(${sql.ref(`${table}.title`)}, '')), ${s}) > 0 OR instr(lower(${sql.ref(`${table}.directory`)}), ${s}) > 0 OR ${sql.ref(`${table}.id`)} = ${query.search})`)
-  }
-  const before = query.before
-  if (before) {
-    q = q.where((eb) => eb(eb.refTuple(`${table}.time_updated`, `${table}.id`), before.inclusive ? '<=' : '<', eb.tuple(before.timeUpdated, before.id)))
-  }
-  const rows = db.all(q.orderBy(`${table}.time_updated`, 'desc').orderBy(`${table}.id`, 'desc').limit(query.limit))
-  return rows.map((row) => toSessionRecord('v2', row))
 }
 
 /** Message counts and stored bytes per session (parts are inline, so not counted), plus the event log's. */
@@ -150,7 +130,7 @@ export function createOpenCodeV2Store(layout: GenerationLayout, storage: Storage
     receipts: shared.receipts,
     usage: createUsageRole(layout, storage, totalsSource.stamps),
     partKeyAt: (_message, index) => String(index),
-    listSessions: (db, query) => listV2Sessions(db, table, sessions, query),
+    listSessions: (db, query) => listSessionRecords(db, spec, query),
     totalsSource,
     pageSessions: (db, query) => pageSessionRows(db, spec, query),
     sumSessions: (db, filters) => sumSessionRows(db, spec, filters),

@@ -2,7 +2,7 @@ import type { SessionSort, SessionV2Table, StorageGeneration } from '@loupe/doma
 import { sql, type RawBuilder } from 'kysely'
 import { createQueryBuilder } from '../lib/query-builder.js'
 import type { SqliteDb } from '../lib/sqlite.js'
-import type { SessionListFilters, SessionPageQuery, SessionPageRow, SessionSums } from './opencode-store.js'
+import type { SessionListFilters, SessionListQuery, SessionPageQuery, SessionPageRow, SessionRecord, SessionSums } from './opencode-store.js'
 import { toSessionRecord } from './session-row.js'
 import type { SessionTotalsTable } from './session-totals.js'
 
@@ -34,10 +34,10 @@ const SORT_VALUE: Record<SessionSort, RawBuilder<number>> = {
   messages: sql<number>`coalesce(t.messages, 0)`,
 }
 
-function filtered(spec: SessionTableSpec, f: SessionListFilters) {
+/** The generation's own rows the filters keep, as `s`. */
+function ownRows(spec: SessionTableSpec, f: SessionListFilters) {
   const own = spec.own ? sql` WHERE ${sql.raw(spec.own)}` : sql``
   let q = qb.selectFrom(sql<SessionV2Table>`(SELECT * FROM ${sql.table(spec.table)}${own})`.as('s'))
-    .leftJoin('temp.loupe_session_totals as t', (j) => j.onRef('t.id', '=', 's.id').on('t.generation', '=', spec.generation))
   if (!f.includeArchived) q = q.where('s.time_archived', 'is', null)
   if (f.rootsOnly) q = q.where('s.parent_id', 'is', null)
   if (f.parentID) q = q.where('s.parent_id', '=', f.parentID)
@@ -48,6 +48,19 @@ function filtered(spec: SessionTableSpec, f: SessionListFilters) {
     q = q.where(sql<boolean>`(instr(lower(coalesce(s.title, '')), ${text}) > 0 OR instr(lower(s.directory), ${text}) > 0 OR s.id = ${f.search})`)
   }
   return q
+}
+
+/** The same rows beside their totals (the totals table must be refreshed). */
+function filtered(spec: SessionTableSpec, f: SessionListFilters) {
+  return ownRows(spec, f).leftJoin('temp.loupe_session_totals as t', (j) => j.onRef('t.id', '=', 's.id').on('t.generation', '=', spec.generation))
+}
+
+/** Newest first by (time_updated, id), below `before`: needs no totals, so any caller may page with it. */
+export function listSessionRecords(db: SqliteDb, spec: SessionTableSpec, query: SessionListQuery): SessionRecord[] {
+  let q = ownRows(spec, query).selectAll('s')
+  const before = query.before
+  if (before) q = q.where((eb) => eb(eb.refTuple('s.time_updated', 's.id'), before.inclusive ? '<=' : '<', eb.tuple(before.timeUpdated, before.id)))
+  return db.all(q.orderBy('s.time_updated', 'desc').orderBy('s.id', 'desc').limit(query.limit)).map((row) => toSessionRecord(spec.generation, row))
 }
 
 /**
