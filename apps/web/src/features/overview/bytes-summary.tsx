@@ -4,6 +4,7 @@ import { ErrorPanel } from '../../components/error-panel'
 import { useApi } from '../../lib/api-context'
 import { formatBytes } from '../../lib/format'
 import { DoctorChart } from '../storage/doctor-chart'
+import { contentRows, eventLogBytes } from '../storage/doctor-view'
 import { createDoctor, type DoctorReport } from '../storage/doctor.data'
 
 /** "Where the bytes are", in short: the storage doctor's figures for the whole file, with the way to the full report. */
@@ -44,7 +45,7 @@ export function BytesSummary() {
 
 function BytesFigures(props: { report: DoctorReport }) {
   const r = () => props.report
-  const events = () => r().events.current + r().events.superseded + r().events.redacted
+  const events = () => eventLogBytes(r().events)
   return (
     <>
       <div class="doctor-facts">
@@ -57,12 +58,7 @@ function BytesFigures(props: { report: DoctorReport }) {
         title="Conversation content"
         kind="bar"
         summary="Bytes of the current parts by content"
-        rows={[
-          { label: 'tool output', bytes: r().content.toolOutput, color: '--c-tool' },
-          { label: 'reasoning', bytes: r().content.reasoning, color: '--c-reasoning' },
-          { label: 'images', bytes: r().content.images, color: '--c-file' },
-          { label: 'text', bytes: r().content.text, color: '--c-text' },
-        ]}
+        rows={contentRows(r().content)}
       />
       <p class="small"><A href="/storage">The full report</A>: tables, projects, the biggest sessions by bytes, and compaction.</p>
     </>

@@ -17,9 +17,22 @@ function tableRows(tables: Record<string, number>): ChartRow[] {
 }
 
 /** The doctor's report: charts where a person would rather look, each with its table; sessions link to their page. */
+/** The event log's bytes: current, superseded and already redacted events together. */
+export const eventLogBytes = (events: DoctorReport['events']) => events.current + events.superseded + events.redacted
+
+/** The current parts' bytes by kind of content: the full report and the Overview's summary draw the same bars. */
+export function contentRows(content: DoctorReport['content']): ChartRow[] {
+  return [
+    { label: 'tool output', bytes: content.toolOutput, color: '--c-tool' },
+    { label: 'reasoning', bytes: content.reasoning, color: '--c-reasoning' },
+    { label: 'images', bytes: content.images, color: '--c-file' },
+    { label: 'text', bytes: content.text, color: '--c-text' },
+  ]
+}
+
 export function DoctorView(props: { report: DoctorReport }) {
   const r = () => props.report
-  const eventTotal = () => r().events.current + r().events.superseded + r().events.redacted
+  const eventTotal = () => eventLogBytes(r().events)
   const maxSession = () => r().sessions[0]?.bytes || 1
   return (
     <Show
@@ -58,12 +71,7 @@ export function DoctorView(props: { report: DoctorReport }) {
           title="Conversation content"
           kind="bar"
           summary="Bytes of the current parts by content"
-          rows={[
-            { label: 'tool output', bytes: r().content.toolOutput, color: '--c-tool' },
-            { label: 'reasoning', bytes: r().content.reasoning, color: '--c-reasoning' },
-            { label: 'images', bytes: r().content.images, color: '--c-file' },
-            { label: 'text', bytes: r().content.text, color: '--c-text' },
-          ]}
+          rows={contentRows(r().content)}
         />
       </div>
       <h3>Biggest sessions <span class="muted small">({r().sessions.length} of {r().sessionCount})</span></h3>
