@@ -66,3 +66,11 @@ export async function measure(fn: () => unknown, runs = 30, warmup = 3) {
 }
 
 export const fmt = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1)).padStart(8)
+
+/** A tRPC query over HTTP as the web client sends it (GET, JSON input), answering `result.data`. */
+export const trpcQuery = (url: string, token: string) => async (name: string, input?: unknown) => {
+  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
+  const res = await fetch(`${url}/trpc/${name}${query}`, { headers: { authorization: `Bearer ${token}` } })
+  if (!res.ok) throw new Error(`${name}: ${res.status} ${await res.text()}`)
+  return ((await res.json()) as { result: { data: any } }).result.data
+}

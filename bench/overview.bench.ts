@@ -4,17 +4,12 @@
 import os from 'node:os'
 import Database from 'better-sqlite3'
 import { createTestDeps, startTestServer, TEST_TOKEN } from '@loupe/api/testing'
-import { ensureBenchDb, fmt, measure } from './bench-db.js'
+import { ensureBenchDb, fmt, measure, trpcQuery } from './bench-db.js'
 
 const bench = ensureBenchDb()
 const deps = await createTestDeps(bench.file)
 const server = await startTestServer(deps)
-const call = async (name: string, input?: unknown) => {
-  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
-  const res = await fetch(`${server.url}/trpc/${name}${query}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } })
-  if (!res.ok) throw new Error(`${name}: ${res.status} ${await res.text()}`)
-  return ((await res.json()) as { result: { data: any } }).result.data
-}
+const call = trpcQuery(server.url, TEST_TOKEN)
 // The server runs in this process, so its CPU time is this process's: on a shared machine wall time
 // waits for a core, CPU time does not.
 const once = async (label: string, fn: () => Promise<any>) => {

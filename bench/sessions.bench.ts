@@ -3,17 +3,12 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import { createTestDeps, startTestServer, TEST_TOKEN } from '@loupe/api/testing'
-import { ensureBenchDb, fmt, measure } from './bench-db.js'
+import { ensureBenchDb, fmt, measure, trpcQuery } from './bench-db.js'
 
 const bench = ensureBenchDb()
 const deps = await createTestDeps(bench.file)
 const server = await startTestServer(deps)
-const call = async (name: string, input?: unknown) => {
-  const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`
-  const res = await fetch(`${server.url}/trpc/${name}${query}`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } })
-  if (!res.ok) throw new Error(`${name}: ${res.status} ${await res.text()}`)
-  return ((await res.json()) as { result: { data: any } }).result.data
-}
+const call = trpcQuery(server.url, TEST_TOKEN)
 
 const size = fs.statSync(bench.file).size
 console.log(`database: ${(size / 1e6).toFixed(0)} MB, ${bench.sessions} sessions, ${bench.messages} messages, ${bench.parts} parts (${os.cpus().length} cores)`)
