@@ -14,7 +14,8 @@ describe('2.x forks (current upstream shapes): copies of the parent rows', () =>
     deps = undefined
   })
 
-  it('the preview names the forks that keep a copy; a prune of the parent leaves the fork copy as it was', async () => {
+  /** The current-shape fixture's main session planned whole, and which of its candidates the fork copied (same seq). */
+  async function planMainSession() {
     const manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant: 'fresh', shape: 'current' })
     const main = manifest.sessions.find((s) => s.key === 'main')!
     const fork = manifest.sessions.find((s) => s.key === 'fork')!
@@ -23,6 +24,11 @@ describe('2.x forks (current upstream shapes): copies of the parent rows', () =>
     const plan = await caller.pruning.sessionPlan({ sessionID: main.id, storage: 'v2' })
     const copiedSeqs = new Set(fork.messages.map(seqOf))
     const inFork = plan.candidates.filter((c) => copiedSeqs.has(seqOf(main.messages.find((m) => m.id === c.messageID)!)))
+    return { main, fork, caller, plan, inFork, opened: deps }
+  }
+
+  it('the preview names the forks that keep a copy; a prune of the parent leaves the fork copy as it was', async () => {
+    const { main, fork, caller, plan, inFork, opened } = await planMainSession()
     const afterBoundary = plan.candidates.filter((c) => !inFork.includes(c))
     expect(inFork.length).toBeGreaterThan(0)
     expect(afterBoundary.length).toBeGreaterThan(0)
@@ -40,20 +46,13 @@ describe('2.x forks (current upstream shapes): copies of the parent rows', () =>
     expect((await readMessage(caller, fork.id, forkCopy.id, 'v2')).content).toEqual(before.content)
     // Once the parent's row differs from the copy, the copy is no longer "the same message".
     expect(await caller.pruning.preview({ sessionID: main.id, storage: 'v2', messageID: copied.messageID })).toMatchObject({ copies: [] })
-    withRaw(deps, (db) => {
+    withRaw(opened, (db) => {
       expect(db.prepare(`SELECT fork_session_id FROM session_v2 WHERE id = ?`).pluck().get(fork.id)).toBe(main.id)
     })
   })
 
   it("a whole-session plan names the forks' copies, planned in each fork; pruning them there removes the content from the copies, each by its own revision", async () => {
-    const manifest = buildV2Fixture(path.join(tempDir(), 'opencode.db'), { variant: 'fresh', shape: 'current' })
-    const main = manifest.sessions.find((s) => s.key === 'main')!
-    const fork = manifest.sessions.find((s) => s.key === 'fork')!
-    deps = await createTestDeps(manifest.file)
-    const caller = createCaller({ deps })
-    const plan = await caller.pruning.sessionPlan({ sessionID: main.id, storage: 'v2' })
-    const copiedSeqs = new Set(fork.messages.map(seqOf))
-    const inFork = plan.candidates.filter((c) => copiedSeqs.has(seqOf(main.messages.find((m) => m.id === c.messageID)!)))
+    const { main, fork, caller, plan, inFork } = await planMainSession()
     expect(plan.forks).toHaveLength(1)
     const [forkPlan] = plan.forks
     expect(forkPlan).toMatchObject({ sessionID: fork.id, title: fork.title })
