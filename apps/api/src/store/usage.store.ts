@@ -1,4 +1,4 @@
-import type { StorageGeneration, UsageCell, UsageSession } from '@loupe/domain'
+import type { SessionV2Table, StorageGeneration, UsageCell, UsageSession } from '@loupe/domain'
 import type { SqliteDb } from '../lib/sqlite.js'
 import type { GenerationLayout, StorageLayout } from './probe.js'
 import { ownSessionsWhere } from './experimental-rows.js'
@@ -54,17 +54,8 @@ interface CellRow {
   cost: number
 }
 
-interface SessionRow {
-  id: string
-  title: string | null
-  project_id: string
-  cost: number
-  tokens_input: number
-  tokens_output: number
-  tokens_reasoning: number
-  tokens_cache_read: number
-  tokens_cache_write: number
-}
+/** The session columns the usage read selects, from either generation's table (2.x titles may be null). */
+type SessionRow = Pick<SessionV2Table, 'id' | 'title' | 'project_id' | 'cost' | 'tokens_input' | 'tokens_output' | 'tokens_reasoning' | 'tokens_cache_read' | 'tokens_cache_write'>
 
 const FIGURES = { input: '$.tokens.input', output: '$.tokens.output', reasoning: '$.tokens.reasoning', cache_read: '$.tokens.cache.read', cache_write: '$.tokens.cache.write', cost: '$.cost' }
 
