@@ -93,7 +93,10 @@ export function createUsageReader(roles: readonly UsageRole[]): UsageReader {
       }
       let cells = days.get(tzOffsetMinutes)
       if (!cells) {
-        cells = minutes.flatMap((perSession) => [...(perSession?.values() ?? [])].flatMap((list) => sessionDays(list, tzOffsetMinutes)))
+        // By session id, not the map's order: a session read again after a change moves to the map's
+        // end, and floating-point costs summed in another order differ in their last digits.
+        cells = minutes.flatMap((perSession) => [...(perSession?.entries() ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .flatMap(([, list]) => sessionDays(list, tzOffsetMinutes)))
         if (days.size >= OFFSETS_KEPT) days.delete(days.keys().next().value as number)
         days.set(tzOffsetMinutes, cells)
       }
