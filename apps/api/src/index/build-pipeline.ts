@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startWorker } from '../lib/worker.js'
 import type { BuildCursor } from './build-batch.js'
 import type { BuildReaderData, PipelineMessage, ReaderMessage } from './build-reader.worker.js'
 import { BATCH_LIMITS, type Indexer } from './indexer.js'
@@ -37,7 +38,7 @@ const READ_AHEAD = 3
 export function createBuildPipeline(options: BuildPipelineOptions): BuildPipeline {
   const { indexer } = options
   const data: BuildReaderData = { sourcePath: options.sourcePath, limits: BATCH_LIMITS, credits: READ_AHEAD }
-  let worker: Worker | null = new Worker(new URL('./build-reader.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
+  let worker: Worker | null = startWorker(new URL('./build-reader.worker.mjs', import.meta.url), data, 'indexBuild')
   let running = false
   const stop = () => {
     running = false

@@ -1,5 +1,6 @@
 import type { StorageGeneration } from '@loupe/domain'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startWorker } from '../lib/worker.js'
 import { applyConnectionMemory } from '../lib/connection-memory.js'
 import type { EventBus } from '../lib/event-bus.js'
 import type { SqliteDb } from '../lib/sqlite.js'
@@ -102,7 +103,8 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   let restarts = 0
   const spawn = () => {
     const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, courtesy: courtesy.shared, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000, pipelineMinRows: options.pipelineMinRows ?? 20_000 }
-    const w = new Worker(new URL('./indexer.worker.mjs', import.meta.url), { workerData: data, execArgv: [] })
+    // The worker decides the same from the same sidecar: a pending build is done by a worker that retires after it.
+    const w = startWorker(new URL('./indexer.worker.mjs', import.meta.url), data, local.buildPending() ? 'indexBuild' : 'indexFollow')
     let retired = false
     w.on('message', (m: WorkerMessage) => {
       if (m.type === 'status') publish(m.status)

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { Worker } from 'node:worker_threads'
+import { startWorker } from '../../lib/worker.js'
 import { AppError } from '../../errors.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
 import type { DoctorProgress, DoctorReport } from './doctor-report.js'
@@ -62,7 +62,7 @@ function startJob(deps: DoctorDeps, key: string): DoctorJob {
   const listeners = new Set<(p: DoctorProgress) => void>()
   const job: DoctorJob = { key, progress: { phase: 'tables', fraction: 0 }, listeners, done: Promise.resolve(null as never) }
   job.done = new Promise<DoctorReport>((resolve, reject) => {
-    const worker = new Worker(new URL('./doctor.worker.mjs', import.meta.url), { workerData, execArgv: [] })
+    const worker = startWorker(new URL('./doctor.worker.mjs', import.meta.url), workerData, 'storageJob')
     const settle = (error: AppError | null, report?: DoctorReport) => {
       if (deps.doctor.job === job) deps.doctor.job = null
       if (report) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import type { OpenCodeClient } from '../../opencode/opencode-client.js'
 import path from 'node:path'
-import { Worker } from 'node:worker_threads'
+import { startWorker } from '../../lib/worker.js'
 import type { Clock } from '../../lib/clock.js'
 import { isLoupeProcess, readFileHolders } from '../../opencode/file-holders.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
@@ -82,7 +82,7 @@ type CopyOutcome = { ok: true } | { ok: false; kind: 'rejected' | 'disk_full' | 
 function copyInWorker(source: string, target: string, onPhase: (p: ReclaimPhase) => void): Promise<CopyOutcome> {
   const workerData: CopyWorkerData = { source, target }
   return new Promise((resolve) => {
-    const worker = new Worker(new URL('./reclaim-copy.worker.mjs', import.meta.url), { workerData, execArgv: [] })
+    const worker = startWorker(new URL('./reclaim-copy.worker.mjs', import.meta.url), workerData, 'storageJob')
     let outcome: CopyOutcome = { ok: false, kind: 'sqlite', message: 'the copy stopped unexpectedly' }
     worker.on('message', (m: CopyWorkerMessage) => {
       if (m.type === 'phase') onPhase(m.phase)

@@ -1,0 +1,23 @@
+import { Worker } from 'node:worker_threads'
+
+/** What a worker thread is for: each gets its young generation on purpose. */
+export type WorkerRole = 'indexBuild' | 'indexFollow' | 'storageJob'
+
+/**
+ * Each worker's young generation, MB. V8 grows a thread's young generation to 48 MB when it
+ * allocates fast, and the index build's two threads allocate a batch's rows, documents and tokens
+ * again and again: each held tens of MB of mostly empty new space. 16 MB cost the build no CPU
+ * where 4 and 8 cost it 8–12 % (bench/README.md). The follower lives as long as the server and
+ * does little: its few collections may run more often.
+ */
+export const WORKER_YOUNG_GENERATION_MB: Record<WorkerRole, number> = {
+  indexBuild: 16,
+  indexFollow: 4,
+  // The storage doctor's scan and reclaim's copy: mostly SQLite's work, their heaps end with them.
+  storageJob: 16,
+}
+
+/** A worker thread for one of the api's `*.worker.mjs` files, without the parent's loader flags (tsx). */
+export function startWorker(url: URL, workerData: unknown, role: WorkerRole): Worker {
+  return new Worker(url, { workerData, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB[role] } })
+}
