@@ -13,11 +13,14 @@ COPY bench/package.json bench/
 ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 TURBO_TELEMETRY_DISABLED=1
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npx turbo run build --filter=@loupe/web
+RUN npx turbo run build --filter=@loupe/web --filter=@loupe/api
 
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY --from=build /app /app
 ENV XDG_DATA_HOME=/data LOUPE_HOME=/data/loupe LOUPE_HOST=0.0.0.0 LOUPE_PORT=4455
 EXPOSE 4455
-CMD ["node", "--import", "tsx", "apps/api/src/main.ts", "--no-open"]
+# As scripts/start.mjs starts it: the api's JavaScript build with apps/api/bin/server-launch.mjs's
+# environment and flags (server-launch.test.ts checks that the two agree).
+ENV MALLOC_MMAP_THRESHOLD_=131072
+CMD ["node", "--max-semi-space-size=8", "apps/api/dist/main.mjs", "--no-open"]

@@ -1,9 +1,10 @@
 // Server memory benchmark (prints numbers; asserts nothing; not part of `npm test`).
 //
-//   node --import tsx bench/memory.bench.ts [--run dist|tsx] [--idle-s 5] [--jobs build,search,…] [--trace] [--keep]
+//   node --import tsx bench/memory.bench.ts [--run dist|bin|tsx] [--idle-s 5] [--jobs build,search,…] [--trace] [--keep]
 //
 // Starts the real Loupe server (tools/loupe-server.mjs) the way `npm start` does (`--run dist`, the
-// default: the api's JS build, rebuilt first, on plain node; `--run tsx`: the TypeScript through tsx) on a private copy of the bench database
+// default: the api's JS build, rebuilt first, on plain node with the launchers' environment; `--run
+// bin`: the same build as an installed package's `loupe serve`; `--run tsx`: the TypeScript through tsx) on a private copy of the bench database
 // (bench-db.ts) with an empty data dir, samples the process's RSS (all threads, /proc/<pid>/status)
 // every 250 ms and resets its VmHWM before each job, then prints each long job's peak and the RSS
 // left a few seconds after it: the index build (with the worker's own rate and the rate per CPU
@@ -25,8 +26,9 @@ const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 
 const IDLE_S = Number(flag('--idle-s') ?? 5)
 /** Jobs whose name contains one of these words (the build always runs first); all by default. */
 const ONLY = flag('--jobs')?.split(',')
-const RUN = flag('--run') ?? 'dist'
-if (RUN !== 'dist' && RUN !== 'tsx') throw new Error(`--run dist|tsx, not ${RUN}`)
+const RUNS = ['dist', 'bin', 'tsx'] as const
+const RUN = (flag('--run') ?? 'dist') as (typeof RUNS)[number]
+if (!RUNS.includes(RUN)) throw new Error(`--run dist|bin|tsx, not ${RUN}`)
 const mb = (kb: number) => (kb / 1024).toFixed(0)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -42,8 +44,8 @@ async function main() {
   const imageSession = sessionWithMostImages(db)
 
   // The build is rebuilt from this checkout's source, so both modes measure the same code.
-  if (RUN === 'dist') execFileSync(process.execPath, ['apps/api/scripts/build-js.mjs'], { cwd: repoRoot, stdio: 'inherit' })
-  const server = await startLoupeServer({ db, dir: work, readyTimeoutMs: 180_000, run: RUN === 'dist' ? 'dist' : 'source' })
+  if (RUN !== 'tsx') execFileSync(process.execPath, ['apps/api/scripts/build-js.mjs'], { cwd: repoRoot, stdio: 'inherit' })
+  const server = await startLoupeServer({ db, dir: work, readyTimeoutMs: 180_000, run: RUN === 'tsx' ? 'source' : RUN })
   const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }
   // node:http rather than fetch: a whole-DB job can answer after fetch's 300 s header timeout.
   const call = async <T>(proc: string, input?: unknown, mutation = false): Promise<T> => {
@@ -89,7 +91,7 @@ async function main() {
 
   try {
     const startup = readMemory(server.pid)!
-    console.log(`server (${RUN === 'dist' ? 'JS build, plain node' : 'TypeScript through tsx'}) pid ${server.pid}, listening with ${mb(startup.rssKb)} MB RSS, ${startup.threads} threads`)
+    console.log(`server (${{ dist: 'JS build as npm start runs it', bin: 'JS build as `loupe serve`', tsx: 'TypeScript through tsx' }[RUN]}) pid ${server.pid}, listening with ${mb(startup.rssKb)} MB RSS, ${startup.threads} threads`)
     // The build's peak counts from the process's start (VmHWM is not reset), start-up included.
     await job('index build', async () => {
       const cpu0 = cpuSeconds(server.pid)

@@ -1,6 +1,7 @@
 // `npm start [-- flags]`: install what is missing, build the web app and the api's JavaScript, start Loupe.
 import { spawn } from 'node:child_process'
 import os from 'node:os'
+import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from '../apps/api/bin/server-launch.mjs'
 import { ensureDependencies, root, run } from './ensure.mjs'
 
 process.env.TURBO_TELEMETRY_DISABLED = '1'
@@ -13,6 +14,6 @@ if (built !== 0) {
 // Not spawnSync: a signal sent to this launcher (by npm, a process manager, `kill`) must reach
 // the server, which then closes its databases and exits.
 // The built server on plain node: no TypeScript loader at runtime.
-const server = spawn(process.execPath, ['apps/api/dist/main.mjs', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' })
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env: { ...process.env, ...SERVER_ENV } })
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal))
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 + os.constants.signals[signal] : 1)))

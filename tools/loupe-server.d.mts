@@ -17,6 +17,6 @@ export declare function startLoupeServer(options: {
   args?: string[]
   /** Listen here instead of a free port (a client was configured with it beforehand). */
   port?: number
-  /** 'dist': bin/loupe.mjs on plain node with the JS build, as `npm start`; 'source' (default): src/main.ts through tsx. */
-  run?: 'dist' | 'source'
+  /** 'dist': the JS build on plain node with the launchers' environment, as `npm start`; 'bin': `bin/loupe.mjs serve`, as an installed package; 'source' (default): src/main.ts through tsx. */
+  run?: 'dist' | 'bin' | 'source'
 }): Promise<LoupeServerProcess>
