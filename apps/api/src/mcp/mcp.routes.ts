@@ -1,9 +1,7 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../deps.js'
 import type { OwnerAuth } from '../http/auth.js'
 import { lookupShare } from '../share/shares.service.js'
-import { createMcpServer } from './mcp-server.js'
 
 /**
  * `/mcp`: the MCP tools over Streamable HTTP, for OpenCode's `remote` entry. Only the owner's token
@@ -23,6 +21,11 @@ export async function mcpRoutes(app: FastifyInstance, deps: AppDeps, auth: Owner
     return auth.refuse(request, reply)
   })
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    // The MCP SDK (~8 MB once loaded) loads with the first call: most servers never get one.
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('./mcp-server.js'),
+    ])
     const server = createMcpServer(deps)
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     reply.hijack()
