@@ -1,4 +1,4 @@
-# Loupe in a container: the same `npm start`, listening on all interfaces inside the container.
+# Loupe in a container: the server as `npm start` runs it, listening on all interfaces inside the container.
 # The OpenCode data dir is mounted at /data/opencode (see docker-compose.yml).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -18,9 +18,8 @@ RUN npx turbo run build --filter=@loupe/web --filter=@loupe/api
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY --from=build /app /app
-ENV XDG_DATA_HOME=/data LOUPE_HOME=/data/loupe LOUPE_HOST=0.0.0.0 LOUPE_PORT=4455
+# As scripts/start.mjs starts it: the api's JavaScript build with tools/server-launch.mjs's
+# environment and flags (apps/api/test/server-launch.test.ts checks that the two agree).
+ENV XDG_DATA_HOME=/data LOUPE_HOME=/data/loupe LOUPE_HOST=0.0.0.0 LOUPE_PORT=4455 MALLOC_MMAP_THRESHOLD_=131072
 EXPOSE 4455
-# As scripts/start.mjs starts it: the api's JavaScript build with apps/api/bin/server-launch.mjs's
-# environment and flags (server-launch.test.ts checks that the two agree).
-ENV MALLOC_MMAP_THRESHOLD_=131072
 CMD ["node", "--max-semi-space-size=8", "apps/api/dist/main.mjs", "--no-open"]

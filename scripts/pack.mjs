@@ -43,7 +43,7 @@ if (undeclared.length) {
 const stage = path.join(root, '.cache', 'pack', 'loupe')
 fs.rmSync(stage, { recursive: true, force: true })
 const copy = (from, filter = () => true) => fs.cpSync(path.join(root, from), path.join(stage, from), { recursive: true, filter: (src) => filter(src) })
-copy('apps/api/bin', (src) => !src.endsWith('.test.ts'))
+copy('apps/api/bin')
 copy('apps/api/dist', (src) => !src.endsWith('.map'))
 copy('apps/web/dist')
 copy('README.md')

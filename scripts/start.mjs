@@ -1,7 +1,7 @@
 // `npm start [-- flags]`: install what is missing, build the web app and the api's JavaScript, start Loupe.
 import { spawn } from 'node:child_process'
 import os from 'node:os'
-import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from '../apps/api/bin/server-launch.mjs'
+import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from '../tools/server-launch.mjs'
 import { ensureDependencies, root, run } from './ensure.mjs'
 
 process.env.TURBO_TELEMETRY_DISABLED = '1'

@@ -17,6 +17,6 @@ export declare function startLoupeServer(options: {
   args?: string[]
   /** Listen here instead of a free port (a client was configured with it beforehand). */
   port?: number
-  /** 'dist': the JS build on plain node with the launchers' environment, as `npm start`; 'bin': `bin/loupe.mjs serve`, as an installed package; 'source' (default): src/main.ts through tsx. */
+  /** 'dist': the JS build on plain node with the launchers' environment, as `npm start`; 'bin': `bin/loupe.mjs serve`, as an installed package; 'source' (default): src/main.ts through tsx. 'dist' and 'source' get tools/server-launch.mjs's environment and flags. */
   run?: 'dist' | 'bin' | 'source'
 }): Promise<LoupeServerProcess>

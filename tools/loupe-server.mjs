@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from '../apps/api/bin/server-launch.mjs'
+import { SERVER_ENTRY, SERVER_ENV, SERVER_NODE_FLAGS } from './server-launch.mjs'
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -39,10 +39,10 @@ export async function startLoupeServer({ db, dir, token = 'test-token-at-least-2
   // on plain node, with the launchers' environment and flags; 'bin' the way an installed package's `loupe
   // serve` does, in the bin's own process; 'source' runs the TypeScript through tsx, so edits need
   // no build (with the launchers' environment too).
-  if (run !== 'bin') Object.assign(env, SERVER_ENV)
-  if (run === 'bin') env.LOUPE_RUN = 'dist'
   const entry = { dist: [...SERVER_NODE_FLAGS, SERVER_ENTRY], bin: ['apps/api/bin/loupe.mjs', 'serve'], source: [...SERVER_NODE_FLAGS, '--import', 'tsx', 'apps/api/src/main.ts'] }[run]
   if (!entry) throw new Error(`run: 'dist' | 'bin' | 'source', not ${run}`)
+  if (run !== 'bin') Object.assign(env, SERVER_ENV)
+  if (run === 'bin') env.LOUPE_RUN = 'dist'
   const args = [...entry, '--db', db, '--port', String(port), '--no-open', '--data-dir', path.join(dir, 'loupe'), ...extraArgs]
   const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''

@@ -27,9 +27,9 @@ export interface IndexStatus {
 /**
  * A build batch, one write transaction and one FTS5 segment: a couple of thousand rows, 16 MB of
  * text at most, so the writer holds the sidecar's lock only briefly. Each thread of the build holds
- * a few batches at once (read ahead, being written), so the row count sets most of the build's
- * memory: 2,048 rows peaked ~30 MB lower than 4,096 at the same rate, while batches of a few
- * hundred rows write so many segments that the build slows down (bench/README.md).
+ * a few batches at once (read ahead, being written), so the row count sets much of the build's
+ * memory; halving it from 4,096 kept the rate, while batches of a few hundred rows write so many
+ * segments that the build slows down (bench/README.md).
  */
 export const BATCH_LIMITS: BatchLimits = { rows: 2048, bytes: 16_000_000 }
 

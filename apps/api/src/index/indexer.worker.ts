@@ -21,6 +21,8 @@ export interface IndexerWorkerData {
   pipelineMinRows: number
   /** The main thread's claim on the sidecar's write lock (`createLockCourtesy`). */
   courtesy: SharedArrayBuffer
+  /** Started to build (with the builder's memory): it retires once no build is pending. */
+  builds: boolean
 }
 
 export type WorkerMessage =
@@ -44,7 +46,8 @@ const indexer = createIndexer({ sourceDb, sources: createIndexSources(probeSchem
 // A worker that builds the index exits once the build is done (`retire`): the build leaves a grown
 // heap, a full page cache and the reader thread's allocations behind, and the worker the main
 // thread starts in its place only follows OpenCode's commits, with a small cache.
-const builds = indexer.buildPending()
+// The main thread chose this thread's memory by the same question; both threads keep its answer.
+const builds = data.builds
 applyConnectionMemory(index, builds ? 'indexBuild' : 'indexFollow')
 
 let stopped = false

@@ -1,6 +1,6 @@
 import type { StorageGeneration } from '@loupe/domain'
 import type { Worker } from 'node:worker_threads'
-import { startWorker } from '../lib/worker.js'
+import { startWorker, type WorkerRole } from '../lib/worker.js'
 import { applyConnectionMemory } from '../lib/connection-memory.js'
 import type { EventBus } from '../lib/event-bus.js'
 import type { SqliteDb } from '../lib/sqlite.js'
@@ -44,6 +44,18 @@ export interface SearchIndexOptions {
 }
 
 const readReverts = (opencode: OpenCodeHandle, sources: IndexSources) => opencode.db.read(() => sources.revertBoundaries(opencode.db))
+
+/**
+ * A worker that finds a build pending builds and retires after it; one that does not only follows.
+ * A sidecar that cannot be read now (locked) gets the builder's larger heap: the worker finds out.
+ */
+function buildRole(local: Indexer): WorkerRole {
+  try {
+    return local.buildPending() ? 'indexBuild' : 'indexFollow'
+  } catch {
+    return 'indexBuild'
+  }
+}
 
 const unavailable = (message: string): IndexStatus => ({ state: 'unavailable', indexedParts: 0, totalParts: 0, bytes: 0, mbPerSecond: 0, message })
 
@@ -102,9 +114,9 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   let closing: Promise<void> | null = null
   let restarts = 0
   const spawn = () => {
-    const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, courtesy: courtesy.shared, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000, pipelineMinRows: options.pipelineMinRows ?? 20_000 }
-    // The worker decides the same from the same sidecar: a pending build is done by a worker that retires after it.
-    const w = startWorker(new URL('./indexer.worker.mjs', import.meta.url), data, local.buildPending() ? 'indexBuild' : 'indexFollow')
+    const role = buildRole(local)
+    const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, courtesy: courtesy.shared, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000, pipelineMinRows: options.pipelineMinRows ?? 20_000, builds: role === 'indexBuild' }
+    const w = startWorker(new URL('./indexer.worker.mjs', import.meta.url), data, role)
     let retired = false
     w.on('message', (m: WorkerMessage) => {
       if (m.type === 'status') publish(m.status)

@@ -6,9 +6,9 @@ export type WorkerRole = 'indexBuild' | 'indexFollow' | 'storageJob'
 /**
  * Each worker's young generation, MB. V8 grows a thread's young generation to 48 MB when it
  * allocates fast, and the index build's two threads allocate a batch's rows, documents and tokens
- * again and again: each held tens of MB of mostly empty new space. 16 MB cost the build no CPU
- * where 4 and 8 cost it 8–12 % (bench/README.md). The follower lives as long as the server and
- * does little: its few collections may run more often.
+ * again and again: each held tens of MB of mostly empty new space. The build's limit is the
+ * smallest that cost it no CPU (bench/README.md). The follower lives as long as the server and
+ * mostly waits: a catch-up after a long time offline collects more often than it would otherwise.
  */
 export const WORKER_YOUNG_GENERATION_MB: Record<WorkerRole, number> = {
   indexBuild: 16,

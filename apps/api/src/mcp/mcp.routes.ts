@@ -3,6 +3,15 @@ import type { AppDeps } from '../deps.js'
 import type { OwnerAuth } from '../http/auth.js'
 import { lookupShare } from '../share/shares.service.js'
 
+/** The MCP SDK and the tools, loaded by the first call (most servers never get one), once. */
+const loadMcp = async () => {
+  const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('./mcp-server.js'),
+  ])
+  return { StreamableHTTPServerTransport, createMcpServer }
+}
+
 /**
  * `/mcp`: the MCP tools over Streamable HTTP, for OpenCode's `remote` entry. Only the owner's token
  * as a Bearer header opens it (no cookie: a page in the owner's browser must not reach it); a share
@@ -21,11 +30,7 @@ export async function mcpRoutes(app: FastifyInstance, deps: AppDeps, auth: Owner
     return auth.refuse(request, reply)
   })
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-    // The MCP SDK (~8 MB once loaded) loads with the first call: most servers never get one.
-    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-      import('./mcp-server.js'),
-    ])
+    const { StreamableHTTPServerTransport, createMcpServer } = await loadMcp()
     const server = createMcpServer(deps)
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     reply.hijack()

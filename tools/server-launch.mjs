@@ -1,23 +1,23 @@
 // How Loupe's own launchers start the long-running server: `npm start` (scripts/start.mjs), the
 // tests' and benches' server (tools/loupe-server.mjs) and the Docker image (its ENV and CMD repeat
-// these; server-launch.test.ts checks that they agree). An installed package's `loupe serve` runs
+// these; apps/api/test/server-launch.test.ts checks that they agree). An installed package's `loupe serve` runs
 // in the bin's own process and has neither: a second process to set them would cost more than they save.
 
 /**
  * The server's environment on top of the caller's. glibc raises its mmap threshold (up to 32 MB)
  * each time a large block is freed, after which such blocks come from per-thread arenas that are
- * never returned to the system; the index build's threads then leave ~40 MB of freed memory in the
- * process for good. A fixed threshold keeps large blocks in their own mappings, given back when
+ * never returned to the system; the index build's threads then leave tens of MB of freed memory in
+ * the process for good. A fixed threshold keeps large blocks in their own mappings, given back when
  * freed (bench/README.md). Other C libraries ignore the variable.
  */
 export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' }
 
 /**
  * Node's flags before the entry point. V8 lets the main thread's young generation grow to 48 MB,
- * and loading the server's modules grows it to ~30 MB of mostly empty new space that stays for the
- * first ~20 s, while the index build runs beside it; a semi-space of 8 MB (young generation ~24 MB)
- * keeps ~15 MB of that without slowing the clean-up plan, the main thread's heaviest job (1 MB
- * cost that plan 15–30 % more CPU; bench/README.md).
+ * and loading the server's modules grows it to mostly empty new space that stays until V8's memory
+ * reducer runs, while the index build runs beside it. An 8 MB semi-space keeps most of that back
+ * without slowing the clean-up plan, the main thread's heaviest job; smaller ones slowed it
+ * (bench/README.md).
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
 
