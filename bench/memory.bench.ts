@@ -1,6 +1,6 @@
 // Server memory benchmark (prints numbers; asserts nothing; not part of `npm test`).
 //
-//   node --import tsx bench/memory.bench.ts [--run dist|bin|tsx] [--idle-s 5] [--jobs build,search,…] [--trace] [--keep]
+//   node --import tsx bench/memory.bench.ts [--run dist|bin|tsx] [--idle-s 5] [--settle-s 20] [--jobs build,search,…] [--trace] [--keep]
 //
 // Starts the real Loupe server (tools/loupe-server.mjs) the way `npm start` does (`--run dist`, the
 // default: the api's JS build, rebuilt first, on plain node with the launchers' environment; `--run
@@ -24,6 +24,8 @@ import { cpuSeconds, createSampler, readMemory, type PhaseMemory } from './memor
 const args = process.argv.slice(2)
 const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined)
 const IDLE_S = Number(flag('--idle-s') ?? 5)
+/** A second reading, once V8's memory reducer has had time to give back the heap a job grew (0: none). */
+const SETTLE_S = Number(flag('--settle-s') ?? 20)
 /** Jobs whose name contains one of these words (the build always runs first); all by default. */
 const ONLY = flag('--jobs')?.split(',')
 const RUNS = ['dist', 'bin', 'tsx'] as const
@@ -33,7 +35,7 @@ const mb = (kb: number) => (kb / 1024).toFixed(0)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 interface Status { state: string; indexedParts: number; totalParts: number; bytes: number; mbPerSecond: number }
-interface Row { job: string; memory: PhaseMemory; idleKb: number; idleAnonKb: number; idleFileKb: number; threads: number; wallS: number; cpuS: number; note: string }
+interface Row { job: string; memory: PhaseMemory; idleKb: number; settledKb: number | null; idleAnonKb: number; idleFileKb: number; threads: number; wallS: number; cpuS: number; note: string }
 
 async function main() {
   const bench = ensureBenchDb()
@@ -61,12 +63,14 @@ async function main() {
     await sleep(IDLE_S * 1000)
     return readMemory(server.pid)!
   }
-  const job = async (name: string, fn: () => Promise<string>, resetPeak = true) => {
+  // `settle: false`: the reclaim, whose index rebuild starts within seconds and is the next job.
+  const job = async (name: string, fn: () => Promise<string>, { resetPeak = true, settle = true } = {}) => {
     if (resetPeak && ONLY && !ONLY.some((word) => name.includes(word))) return
     const { value: note, memory, wallS, cpuS } = await sampler.phase(fn, resetPeak)
     const after = await idle()
-    rows.push({ job: name, memory, idleKb: after.rssKb, idleAnonKb: after.anonKb, idleFileKb: after.fileKb, threads: after.threads, wallS, cpuS, note })
-    console.log(`  ${name}: peak ${mb(memory.hwmKb)} MB, ${IDLE_S} s after ${mb(after.rssKb)} MB (${note})`)
+    const settled = settle && SETTLE_S > IDLE_S ? (await sleep((SETTLE_S - IDLE_S) * 1000), readMemory(server.pid)!) : null
+    rows.push({ job: name, memory, idleKb: after.rssKb, settledKb: settled?.rssKb ?? null, idleAnonKb: after.anonKb, idleFileKb: after.fileKb, threads: after.threads, wallS, cpuS, note })
+    console.log(`  ${name}: peak ${mb(memory.hwmKb)} MB, ${IDLE_S} s after ${mb(after.rssKb)} MB${settled ? `, ${SETTLE_S} s after ${mb(settled.rssKb)} MB` : ''} (${note})`)
   }
   // --trace: RSS beside the build's progress every 5 s, to see which stage the peak belongs to.
   const untilReady = async () => {
@@ -97,7 +101,7 @@ async function main() {
       const cpu0 = cpuSeconds(server.pid)
       const s = await untilReady()
       return buildNote(s, cpuSeconds(server.pid) - cpu0)
-    }, false)
+    }, { resetPeak: false })
     await job('clean-up plan, whole DB', async () => {
       const plan = await call<{ sessions: number; bytes?: number }>('storage.cleanPlan', { rule: { idleDays: 0 } })
       return `${plan.sessions} sessions`
@@ -149,7 +153,7 @@ async function main() {
         if (s.state === 'finished') return `${s.result?.status}, ${((s.result?.after.db ?? 0) / 1e6).toFixed(0)} MB after`
         await sleep(250)
       }
-    })
+    }, { settle: false })
     await job('index rebuild after the swap', async () => {
       const cpu0 = cpuSeconds(server.pid)
       const s = await untilReady()
@@ -208,8 +212,8 @@ function sessionWithMostImages(file: string): string | null {
 }
 
 function printTable(rows: Row[]) {
-  const head = ['job', 'peak MB', 'sampled peak', `${IDLE_S} s after`, 'anon / file', 'threads', 'wall s', 'CPU s', 'note']
-  const body = rows.map((r) => [r.job, mb(r.memory.hwmKb), mb(r.memory.sampledPeakKb), mb(r.idleKb), `${mb(r.idleAnonKb)} / ${mb(r.idleFileKb)}`, String(r.threads), r.wallS.toFixed(1), r.cpuS.toFixed(1), r.note])
+  const head = ['job', 'peak MB', 'sampled peak', `${IDLE_S} s after`, `${SETTLE_S} s after`, 'anon / file', 'threads', 'wall s', 'CPU s', 'note']
+  const body = rows.map((r) => [r.job, mb(r.memory.hwmKb), mb(r.memory.sampledPeakKb), mb(r.idleKb), r.settledKb === null ? '—' : mb(r.settledKb), `${mb(r.idleAnonKb)} / ${mb(r.idleFileKb)}`, String(r.threads), r.wallS.toFixed(1), r.cpuS.toFixed(1), r.note])
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)))
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
   console.log(`\n${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${body.map(line).join('\n')}`)
