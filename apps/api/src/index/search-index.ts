@@ -26,6 +26,8 @@ export interface SearchIndex {
   reindexMessage(storage: StorageGeneration, sessionID: string, messageID: string): number
   /** The worker thread indexing now, if any: a build's worker gives way to a follower when it is done. */
   indexerThreadId(): number | null
+  /** What that worker was started for, which sets its memory: building (it retires after) or following. */
+  indexerRole(): WorkerRole | null
   /** In-process mode (tests, the CLI): run build and catch-up to completion, telling `onProgress` after each slice. */
   runUntilIdle(onProgress?: (status: IndexStatus) => void): void
   close(): Promise<void>
@@ -72,7 +74,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
     const status = unavailable(support.ok ? 'The OpenCode database is not readable.' : support.reason)
     return {
       db: null, file: null, snapshots, status: () => status, revertBoundaries: () => readReverts(opencode, sources),
-      reindexMessage: () => 0, indexerThreadId: () => null, runUntilIdle: () => {}, close: async () => {},
+      reindexMessage: () => 0, indexerThreadId: () => null, indexerRole: () => null, runUntilIdle: () => {}, close: async () => {},
     }
   }
   const source = { path: opencode.path, identity: opencode.identity }
@@ -111,10 +113,12 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
   const unsubscribe = events.subscribe('pruned', (p) => reindex(p.storage, p.sessionID, p.messageID))
 
   let worker: Worker | null = null
+  let workerRole: WorkerRole | null = null
   let closing: Promise<void> | null = null
   let restarts = 0
   const spawn = () => {
     const role = buildRole(local)
+    workerRole = role
     const data: IndexerWorkerData = { sourcePath: opencode.path, indexPath, source, courtesy: courtesy.shared, pollMs: options.pollMs ?? 250, sweepMs: options.sweepMs ?? 2000, pipelineMinRows: options.pipelineMinRows ?? 20_000, builds: role === 'indexBuild' }
     const w = startWorker(new URL('./indexer.worker.mjs', import.meta.url), data, role)
     let retired = false
@@ -143,6 +147,7 @@ export function createSearchIndex(options: SearchIndexOptions): SearchIndex {
 
   return {
     indexerThreadId: () => worker?.threadId ?? null,
+    indexerRole: () => (worker ? workerRole : null),
     db,
     file: indexPath,
     snapshots,

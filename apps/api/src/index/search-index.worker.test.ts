@@ -29,9 +29,12 @@ describe('the indexing worker', () => {
     try {
       const builder = index.indexerThreadId()
       expect(builder).not.toBeNull()
+      expect(index.indexerRole()).toBe('indexBuild')
       await until(() => index.status().state === 'ready', 'the build')
       expect(matches(index, 'quokka')).toBe(1)
       await until(() => index.indexerThreadId() !== null && index.indexerThreadId() !== builder, 'a follower in the builder\'s place')
+      // The follower gets the follower's (smaller) memory.
+      expect(index.indexerRole()).toBe('indexFollow')
 
       addV1Message(raw, { sessionID, role: 'assistant', time: time + 1000, parts: [textPart('written after the build: wombat')] })
       await until(() => matches(index, 'wombat') === 1, 'the follower\'s catch-up')
@@ -55,6 +58,7 @@ describe('the indexing worker', () => {
     const second = createSearchIndex(options)
     try {
       const follower = second.indexerThreadId()
+      expect(second.indexerRole()).toBe('indexFollow')
       addV1Message(raw, { sessionID, role: 'assistant', time: time + 1000, parts: [textPart('caught up by the follower: numbat')] })
       await until(() => matches(second, 'numbat') === 1, 'catch-up')
       expect(second.indexerThreadId()).toBe(follower)
