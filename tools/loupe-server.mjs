@@ -41,8 +41,8 @@ export async function startLoupeServer({ db, dir, token = 'test-token-at-least-2
   // no build (with the launchers' environment too).
   const entry = { dist: [...SERVER_NODE_FLAGS, SERVER_ENTRY], bin: ['apps/api/bin/loupe.mjs', 'serve'], source: [...SERVER_NODE_FLAGS, '--import', 'tsx', 'apps/api/src/main.ts'] }[run]
   if (!entry) throw new Error(`run: 'dist' | 'bin' | 'source', not ${run}`)
-  if (run !== 'bin') Object.assign(env, SERVER_ENV)
   if (run === 'bin') env.LOUPE_RUN = 'dist'
+  else Object.assign(env, SERVER_ENV)
   const args = [...entry, '--db', db, '--port', String(port), '--no-open', '--data-dir', path.join(dir, 'loupe'), ...extraArgs]
   const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
