@@ -19,6 +19,7 @@ export const ENTRIES = {
   'indexer.worker': 'src/index/indexer.worker.ts',
   'build-reader.worker': 'src/index/build-reader.worker.ts',
   'doctor.worker': 'src/features/storage/doctor.worker.ts',
+  'clean-plan.worker': 'src/features/storage/clean-plan.worker.ts',
   'reclaim-copy.worker': 'src/features/storage/reclaim-copy.worker.mjs',
 }
 

@@ -1,7 +1,7 @@
 import type { SqliteDb } from './sqlite.js'
 
 /** What a long-lived connection is for: each role gets its page cache (and mmap) on purpose. */
-export type ConnectionRole = 'opencode' | 'loupe' | 'indexSearch' | 'indexBuild' | 'indexFollow' | 'indexSource'
+export type ConnectionRole = 'opencode' | 'loupe' | 'indexSearch' | 'indexBuild' | 'indexFollow' | 'indexSource' | 'storageJob'
 
 export interface ConnectionMemory {
   /** SQLite's page cache of this connection, KiB (a cache fills up to it and stays filled while open). */
@@ -35,6 +35,8 @@ export const CONNECTION_MEMORY: Record<ConnectionRole, ConnectionMemory> = {
   // The indexer's connections to OpenCode's file (its worker's, the build's reader thread's): each
   // row is read once, in rowid order, and catch-up reads only what OpenCode appended.
   indexSource: { cacheKiB: 4 * 1024, mmapBytes: 0 },
+  // A clean-up plan's reads in its worker: the server's cache, closed with the thread.
+  storageJob: { cacheKiB: 8 * 1024, mmapBytes: 0 },
 }
 
 /** Give `db` the page cache and mmap of its role (settable at any time; a smaller cache sheds pages at once). */

@@ -1,12 +1,12 @@
 import { LIMITS, messageCompletedAt, messageContent, overEditLimit, messageRole, previewPrune, sumPrunable, type NativeMessage, type PrunablePart, type PruneBlock, type PruneBlockReason, type StorageGeneration } from '@loupe/domain'
-import type { TokenEstimator } from '@loupe/domain/tokens'
 import { AppError } from '../../errors.js'
 import { nodeDigest } from '../../lib/hash.js'
+import type { SqliteDb } from '../../lib/sqlite.js'
 import type { MessageSlot, OpenCodeStore } from '../../store/store.js'
 import { checkMedia, checkWriteTarget, fenceSession } from './fences.js'
 import { checkLiveSession, type LiveLock, type LiveVerdict } from '../../opencode/live-guard.js'
 import { pruneContext, type PruneContext } from './prune-context.js'
-import { memoPartTokens, type TokenMemo } from './token-memo.js'
+import { memoPartTokens } from './token-memo.js'
 import type { PruningDeps } from './pruning.deps.js'
 import type { SessionPlanInput } from './pruning.schema.js'
 
@@ -44,7 +44,24 @@ export interface PartSelection {
   media?: boolean
 }
 
-function planOne(store: OpenCodeStore, tokens: { memo: TokenMemo; tokenizer: TokenEstimator }, native: NativeMessage, storageOnly: boolean, selection: PartSelection): MessagePlan {
+/**
+ * What making a plan reads: the file, why no write could land in it now, and part token counts. On
+ * the server's thread it is the server's connection; a whole-DB plan runs in a worker thread with its
+ * own connection and the server's answer about the write target (clean-plan.worker.ts).
+ */
+export interface PlanReader {
+  db: SqliteDb
+  writeTarget(ctx: PruneContext): PruneBlock | undefined
+  partTokens(part: unknown, storage: StorageGeneration): number
+}
+
+export const planReaderOf = (deps: PruningDeps): PlanReader => ({
+  db: deps.opencode.db,
+  writeTarget: (ctx) => checkWriteTarget(deps.opencode, ctx.store.prune),
+  partTokens: (part, storage) => memoPartTokens(deps.pruning.tokens, deps.tokenizer, part, storage),
+})
+
+function planOne(store: OpenCodeStore, reader: PlanReader, native: NativeMessage, storageOnly: boolean, selection: PartSelection): MessagePlan {
   const media = selection.media ? checkMedia(store.prune, native) : undefined
   if (media) return { messageID: native.id, status: 'blocked', reason: media.reason, detail: media.detail }
   // Tokens are estimated after the selection: tokenizing is most of a plan's CPU, and a size rule keeps few parts.
@@ -53,7 +70,7 @@ function planOne(store: OpenCodeStore, tokens: { memo: TokenMemo; tokenizer: Tok
   const keep = selection.select?.(native)
   const content = messageContent(native)
   const parts = (keep ? preview.value.parts.filter(keep) : preview.value.parts)
-    .map((p) => ({ ...p, tokens: memoPartTokens(tokens.memo, tokens.tokenizer, content[p.index], native.storage) }))
+    .map((p) => ({ ...p, tokens: reader.partTokens(content[p.index], native.storage) }))
   const sum = sumPrunable(parts)
   if (sum.count === 0) return { messageID: native.id, status: 'blocked', reason: 'not_deletable', detail: NOTHING }
   const tools = [...new Set(parts.flatMap((p) => (p.tool ? [p.tool] : [])))]
@@ -72,8 +89,8 @@ function planOne(store: OpenCodeStore, tokens: { memo: TokenMemo; tokenizer: Tok
   }
 }
 
-function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly MessageSlot[], selection: PartSelection = {}): { plans: MessagePlan[]; natives: NativeMessage[] } {
-  const { db } = deps.opencode
+function planSlots(reader: PlanReader, ctx: PruneContext, slots: readonly MessageSlot[], selection: PartSelection = {}): { plans: MessagePlan[]; natives: NativeMessage[] } {
+  const { db } = reader
   const plans: MessagePlan[] = []
   const loadable = slots.filter((s) => s.bytes <= LIMITS.messageStoredBytes).map((s) => s.key.id)
   const natives = ctx.store.loadMessages(db, ctx.session.id, loadable, { canonical: true })
@@ -81,7 +98,7 @@ function planSlots(deps: PruningDeps, ctx: PruneContext, slots: readonly Message
   const storageOnly = ctx.store.prune.storageOnlyMessages(db, ctx.session.id)
   for (const slot of slots) {
     const native = byId.get(slot.key.id)
-    if (native) plans.push(planOne(ctx.store, { memo: deps.pruning.tokens, tokenizer: deps.tokenizer }, native, storageOnly.has(slot.key.id), selection))
+    if (native) plans.push(planOne(ctx.store, reader, native, storageOnly.has(slot.key.id), selection))
     else plans.push({ messageID: slot.key.id, status: 'blocked', reason: 'not_deletable', detail: overEditLimit(slot.bytes) })
   }
   return { plans, natives }
@@ -111,7 +128,7 @@ export function planMessages(deps: PruningDeps, input: { sessionID: string; stor
       const only = parts.get(native.id)
       return only ? (p: PrunablePart) => only.has(ctx.store.partKeyAt(native, p.index)) : undefined
     } : undefined
-    const planned = new Map(planSlots(deps, ctx, slots, { select }).plans.map((p) => [p.messageID, p]))
+    const planned = new Map(planSlots(planReaderOf(deps), ctx, slots, { select }).plans.map((p) => [p.messageID, p]))
     return input.messageIDs.map((messageID): MessagePlan =>
       planned.get(messageID) ?? { messageID, status: 'blocked', reason: 'not_deletable', detail: 'This message is not in the session.' })
   })
@@ -152,7 +169,7 @@ export interface SessionPlan {
 export async function sessionPlan(deps: PruningDeps, input: SessionPlanInput): Promise<SessionPlan> {
   const ctx = pruneContext(deps.opencode, input.sessionID, input.storage)
   if ('status' in ctx) throw new AppError('unsupported_storage', ctx.detail)
-  const plan = planSessionWith(deps, ctx, await checkLiveSession(deps, ctx))
+  const plan = planSessionWith(planReaderOf(deps), ctx, await checkLiveSession(deps, ctx))
   return { ...plan, forks: planForks(deps, ctx, plan) }
 }
 
@@ -177,12 +194,12 @@ function planForks(deps: PruningDeps, ctx: PruneContext, plan: SessionPlan): For
  * sessionPlan on a live verdict the caller already has: a DB-wide plan asks checkLive once for all
  * its sessions. Read-only and synchronous; `selection` narrows each candidate to chosen parts.
  */
-export function planSessionWith(deps: PruningDeps, ctx: PruneContext, live: LiveVerdict, selection: PartSelection = {}): SessionPlan {
+export function planSessionWith(reader: PlanReader, ctx: PruneContext, live: LiveVerdict, selection: PartSelection = {}): SessionPlan {
   const lock = live.state === 'locked' ? live.lock : null
-  const { db } = deps.opencode
+  const { db } = reader
   return db.read(() => {
     const block = (lock ? { reason: 'maintenance_required' as const, detail: `${lock.detail} ${lock.fix}` } : null) ??
-      checkWriteTarget(deps.opencode, ctx.store.prune) ?? fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id)) ?? null
+      reader.writeTarget(ctx) ?? fenceSession(ctx.store.prune.sessionFence(db, ctx.session.id)) ?? null
     const plan: SessionPlan = {
       sessionID: ctx.session.id,
       storage: ctx.session.storage,
@@ -196,7 +213,7 @@ export function planSessionWith(deps: PruningDeps, ctx: PruneContext, live: Live
     }
     let slots = ctx.store.messageSlots(db, ctx.session.id, { kind: 'earliest' }, PAGE)
     while (slots.length > 0) {
-      const { plans, natives } = planSlots(deps, ctx, slots, selection)
+      const { plans, natives } = planSlots(reader, ctx, slots, selection)
       const roles = new Map(natives.map((m) => [m.id as string, messageRole(m)]))
       plan.totals.messages += slots.length
       for (const p of plans) {

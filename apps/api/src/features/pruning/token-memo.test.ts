@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createLazyTokenizer } from '../../lib/tokenizer.js'
-import { createTokenMemo, memoPartTokens } from './token-memo.js'
+import { createTokenMemo, memoPartTokens, mergeTokenMemo } from './token-memo.js'
 
 const tokenizer = createLazyTokenizer()
 const estimatePartTokens = tokenizer.estimatePartTokens
@@ -26,5 +26,21 @@ describe('memoPartTokens', () => {
     const changed = tool(output + 'y = 2\n')
     expect(memoPartTokens(memo, tokenizer, changed, 'v1')).toBe(estimatePartTokens(changed, 'v1'))
     expect(memo.counts.size).toBe(2)
+  })
+})
+
+describe('mergeTokenMemo', () => {
+  it('takes in the counts a copy gained, keeps its own, and answers them without tokenizing again', () => {
+    const memo = createTokenMemo()
+    const kept = tool('kept '.repeat(100))
+    memoPartTokens(memo, tokenizer, kept, 'v1')
+    const copy = { counts: new Map(memo.counts) }
+    const gained = tool('gained '.repeat(100))
+    memoPartTokens(copy, tokenizer, gained, 'v1')
+    mergeTokenMemo(memo, copy.counts)
+    expect([...memo.counts.keys()]).toEqual([...copy.counts.keys()])
+    // A tokenizer that cannot count: the merged entry answers by itself.
+    const broken = { estimateTokens: () => { throw new Error('tokenized again') }, estimatePartTokens: () => { throw new Error('tokenized again') } }
+    expect(memoPartTokens(memo, broken, gained, 'v1')).toBe(estimatePartTokens(gained, 'v1'))
   })
 })

@@ -26,10 +26,19 @@ export function memoPartTokens(memo: TokenMemo, tokenizer: TokenEstimator, part:
   const known = memo.counts.get(key)
   if (known !== undefined) return known
   const tokens = tokenizer.estimateTokens(text)
+  remember(memo, key, tokens)
+  return tokens
+}
+
+function remember(memo: TokenMemo, key: string, tokens: number): void {
   if (memo.counts.size >= MEMO_ENTRIES) {
     const oldest = memo.counts.keys().next()
     if (!oldest.done) memo.counts.delete(oldest.value)
   }
   memo.counts.set(key, tokens)
-  return tokens
+}
+
+/** Take in what a plan's worker thread counted (it started from a copy of `memo`). */
+export function mergeTokenMemo(memo: TokenMemo, counted: ReadonlyMap<string, number>): void {
+  for (const [key, tokens] of counted) if (!memo.counts.has(key)) remember(memo, key, tokens)
 }

@@ -1,53 +1,19 @@
-import { createHash } from 'node:crypto'
-import type { StorageGeneration } from '@loupe/domain'
+import type { PruneBlock, StorageGeneration } from '@loupe/domain'
 import type { AppDeps } from '../../deps.js'
 import { AppError } from '../../errors.js'
+import { startWorker } from '../../lib/worker.js'
 import { checkLive, liveKey } from '../../opencode/live-guard.js'
 import type { SessionRecord } from '../../store/store.js'
-import { planSessionWith, type PartSelection } from '../pruning/plan.service.js'
+import { checkWriteTarget } from '../pruning/fences.js'
+import { mergeTokenMemo } from '../pruning/token-memo.js'
+import { emptyCleanPlan, type CleanPlan, type CleanPlanInput } from './clean-plan-build.js'
+import type { CleanPlanWorkerData, CleanPlanWorkerMessage } from './clean-plan.worker.js'
 import type { CleanRule } from './storage.schema.js'
+
+export { CLEAN_LISTED_SESSIONS, type CleanPlan, type CleanSession, type CleanTarget } from './clean-plan-build.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const PAGE = 500
-/** The plan lists this many sessions; its totals and fingerprint cover all of them. */
-export const CLEAN_LISTED_SESSIONS = 200
-
-/** One message's part of a clean-up: all its technical parts, or (with a size rule) these indexes. */
-export interface CleanTarget {
-  messageID: string
-  revision: string
-  indexes: number[] | null
-  parts: number
-  bytes: number
-  tokens: number
-}
-
-export interface CleanSession {
-  sessionID: string
-  storage: StorageGeneration
-  title: string
-  /** Where it ran: with the date and the id, tells apart sessions of one title. */
-  directory: string
-  timeUpdated: number
-  targets: CleanTarget[]
-  parts: number
-  bytes: number
-  tokens: number
-}
-
-export interface CleanPlan {
-  /** A hash of the exact candidates and their revisions: apply refuses with `conflict` when it differs. */
-  fingerprint: string
-  sessions: number
-  parts: number
-  bytes: number
-  tokens: number
-  /** Idle sessions left out, and why (OpenCode is running one, it is compacting, …). */
-  skipped: { sessionID: string; storage: StorageGeneration; reason: string }[]
-  list: Omit<CleanSession, 'targets'>[]
-  /** Every session with its targets, in a fixed order (apply walks it). */
-  all: CleanSession[]
-}
 
 /** Sessions whose last activity is at least `idleDays` old, oldest first, of every readable generation. */
 function idleSessions(deps: AppDeps, rule: CleanRule): SessionRecord[] {
@@ -69,15 +35,44 @@ function idleSessions(deps: AppDeps, rule: CleanRule): SessionRecord[] {
   return out.sort((a, b) => a.timeUpdated - b.timeUpdated || a.id.localeCompare(b.id) || a.storage.localeCompare(b.storage))
 }
 
-/** With a size rule: only the tool parts stored at this many bytes or more, as the message preview lists them. */
-const sizedParts = (minBytes: number): PartSelection => ({ select: () => (p) => p.type === 'tool' && p.bytes >= minBytes, media: true })
+/** One plan's thread: it reads, tokenizes and totals; the server's token memo takes back what it counted. */
+function planInWorker(deps: AppDeps, input: CleanPlanInput): Promise<CleanPlan> {
+  const { opencode } = deps
+  const data: CleanPlanWorkerData = { path: opencode.path, layout: opencode.layout, input, memo: deps.pruning.tokens.counts }
+  return new Promise<CleanPlan>((resolve, reject) => {
+    const worker = startWorker(new URL('./clean-plan.worker.mjs', import.meta.url), data, 'storageJob')
+    let settled = false
+    const settle = (error: AppError | null, plan?: CleanPlan) => {
+      if (settled) return
+      settled = true
+      if (plan) resolve(plan)
+      else reject(error)
+    }
+    worker.on('message', (m: CleanPlanWorkerMessage) => {
+      if (m.type === 'done') {
+        mergeTokenMemo(deps.pruning.tokens, m.memo)
+        settle(null, m.plan)
+      } else settle(new AppError('unavailable', `The clean-up plan could not read the database: ${m.message}`))
+    })
+    worker.on('error', (error) => settle(new AppError('unavailable', `The clean-up plan stopped: ${error.message}`)))
+    worker.on('exit', () => settle(new AppError('unavailable', 'The clean-up plan stopped before it finished.')))
+  })
+}
 
 /**
  * What a DB-wide retention clean-up would remove: the technical parts (tool calls and reasoning) of
  * finished assistant messages in sessions idle for at least N days, optionally of one project,
  * optionally only tool parts of at least K KB. Read-only; the same refusals as a session clean-up.
+ * Plans run one at a time (each thread holds a tokenizer); `targets: false` leaves out `all`.
  */
-export async function planClean(deps: AppDeps, rule: CleanRule): Promise<CleanPlan> {
+export function planClean(deps: AppDeps, rule: CleanRule, options: { targets: boolean } = { targets: true }): Promise<CleanPlan> {
+  const queue = deps.storage.cleanPlans
+  const run = queue.tail.then(() => planNow(deps, rule, options.targets))
+  queue.tail = run.catch(() => {})
+  return run
+}
+
+async function planNow(deps: AppDeps, rule: CleanRule, targets: boolean): Promise<CleanPlan> {
   const { opencode } = deps
   const idle = idleSessions(deps, rule).flatMap((session) => {
     const store = opencode.stores.byGeneration[session.storage]
@@ -89,41 +84,20 @@ export async function planClean(deps: AppDeps, rule: CleanRule): Promise<CleanPl
   // One live check for the whole plan (one scan of the file's holders, one status read per
   // directory): planning only reads, and apply asks again before it writes.
   const verdicts = await checkLive(deps, idle)
-  const selection = rule.minToolOutputKB ? sizedParts(rule.minToolOutputKB * 1024) : {}
-  const all: CleanSession[] = []
-  const skipped: CleanPlan['skipped'] = []
-  for (const ctx of idle) {
-    const { session } = ctx
+  const sessions = idle.map(({ session }) => {
     const live = verdicts.get(liveKey(session))
     if (!live) throw new Error('checkLive answers every session it is given')
-    const plan = planSessionWith(deps, ctx, live, selection)
-    if (plan.block) {
-      if (plan.candidates.length > 0) skipped.push({ sessionID: session.id, storage: session.storage, reason: plan.block.detail })
-      continue
-    }
-    const targets = plan.candidates.map((c): CleanTarget =>
-      ({ messageID: c.messageID, revision: c.revision, indexes: c.indexes ?? null, parts: c.toolCount + c.reasoningCount, bytes: c.bytes, tokens: c.tokens }))
-    if (targets.length === 0) continue
-    const sum = (k: 'parts' | 'bytes' | 'tokens') => targets.reduce((n, t) => n + t[k], 0)
-    all.push({ sessionID: session.id, storage: session.storage, title: session.title, directory: session.directory, timeUpdated: session.timeUpdated, targets, parts: sum('parts'), bytes: sum('bytes'), tokens: sum('tokens') })
-  }
-  const hash = createHash('sha256')
-  for (const s of all) for (const t of s.targets) hash.update(JSON.stringify([s.storage, s.sessionID, t.messageID, t.revision, t.indexes]))
-  const total = (k: 'parts' | 'bytes' | 'tokens') => all.reduce((n, s) => n + s[k], 0)
-  return {
-    fingerprint: hash.digest('hex'),
-    sessions: all.length,
-    parts: total('parts'),
-    bytes: total('bytes'),
-    tokens: total('tokens'),
-    skipped,
-    list: all.slice(0, CLEAN_LISTED_SESSIONS).map(({ targets: _targets, ...rest }) => rest),
-    all,
-  }
+    return { session, live }
+  })
+  // Whether a write could land is the server's connection's answer (the thread's is read-only).
+  const writeTargets: Partial<Record<StorageGeneration, PruneBlock | null>> = opencode.db.read(() =>
+    Object.fromEntries(opencode.stores.all.map((store) => [store.generation, checkWriteTarget(opencode, store.prune) ?? null])))
+  if (sessions.length === 0) return emptyCleanPlan()
+  return planInWorker(deps, { sessions, writeTargets, minToolOutputBytes: rule.minToolOutputKB ? rule.minToolOutputKB * 1024 : null, targets })
 }
 
 /** The plan as the client sees it: totals, fingerprint, the listed sessions (not every target). */
 export async function describeCleanPlan(deps: AppDeps, rule: CleanRule): Promise<Omit<CleanPlan, 'all'>> {
-  const { all: _all, ...plan } = await planClean(deps, rule)
+  const { all: _all, ...plan } = await planClean(deps, rule, { targets: false })
   return plan
 }

@@ -4,16 +4,18 @@ import { createReclaimRunner, type ReclaimRunner } from './reclaim-runner.js'
 
 /**
  * What the Storage feature keeps between requests, per Loupe process (a deps field; tests get
- * their own): the doctor's cached report and running scan, the one running reclaim and clean-up, and how the
+ * their own): the doctor's cached report and running scan, the one running reclaim and clean-up, the queue of clean-up plans, and how the
  * search index is run, so a reclaim can start it again over the swapped file.
  */
 export interface StorageRuntime {
   doctor: DoctorRuntime
   reclaim: ReclaimRunner
   clean: CleanRunner
+  /** Clean-up plans run one at a time, each after the one before (clean-plan.service.ts). */
+  cleanPlans: { tail: Promise<unknown> }
   searchIndexMode: 'worker' | 'manual'
 }
 
 export function createStorageRuntime(searchIndexMode: 'worker' | 'manual'): StorageRuntime {
-  return { doctor: createDoctorRuntime(), reclaim: createReclaimRunner(), clean: createCleanRunner(), searchIndexMode }
+  return { doctor: createDoctorRuntime(), reclaim: createReclaimRunner(), clean: createCleanRunner(), cleanPlans: { tail: Promise.resolve() }, searchIndexMode }
 }
