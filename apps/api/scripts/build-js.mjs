@@ -20,6 +20,7 @@ export const ENTRIES = {
   'build-reader.worker': 'src/index/build-reader.worker.ts',
   'doctor.worker': 'src/features/storage/doctor.worker.ts',
   'clean-plan.worker': 'src/features/storage/clean-plan.worker.ts',
+  'compact-planner.worker': 'src/features/storage/compact-planner.worker.ts',
   'reclaim-copy.worker': 'src/features/storage/reclaim-copy.worker.mjs',
 }
 

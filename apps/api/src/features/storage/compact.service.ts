@@ -1,13 +1,10 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import Database from 'better-sqlite3'
 import type { AppDeps } from '../../deps.js'
 import {
   CompactionConflict,
   type EventCompactionStore,
   type EventLogSession,
-  type PlanOutcome,
   type Redaction,
-  type ScannedEvent,
   type SessionCompactionPlan,
 } from '../../store/event-compaction.store.js'
 import type { OpenCodeStore } from '../../store/store.js'
@@ -15,6 +12,7 @@ import { checkWriteTarget, fenceSession } from '../pruning/fences.js'
 import { foldWal } from '../pruning/pruning-runtime.js'
 import type { LiveSession } from '../../opencode/live-guard.js'
 import { createLiveWindow, type LiveWindow } from './compact-live.js'
+import { createCompactPlanner, type CompactPlanner } from './compact-planner.js'
 import type { CompactAnswer, CompactProgress, CompactSession } from './compact-answer.js'
 import type { CompactInput } from './storage.schema.js'
 
@@ -30,7 +28,6 @@ interface CompactTarget {
 
 /** Event payload bytes per write transaction: a commit never holds OpenCode off for long. */
 export const BATCH_EVENT_BYTES = 64 * 1024 * 1024
-const SCAN_ROWS = 2000
 
 type Refusal = { sessionID: string; reason: string }
 type SessionOutcome = { kind: 'done'; summary: CompactSession } | { kind: 'refused'; reason: string } | { kind: 'stop'; reason: string; summary?: CompactSession }
@@ -54,28 +51,6 @@ function findOwner(deps: CompactDeps, target: CompactTarget, sessionID: string):
 }
 
 const GONE = 'This session is not in the database any more.'
-
-/**
- * The session's plan from its whole log, read newest first in pages between which other requests
- * run; each page goes to the planner and is dropped. A snapshot that is not JSON answers a reason.
- */
-async function planSession(deps: CompactDeps, log: EventCompactionStore, sessionID: string): Promise<PlanOutcome | string> {
-  const { db } = deps.opencode
-  const planner = log.planner(sessionID)
-  for (let before = Number.MAX_SAFE_INTEGER; ; ) {
-    let page: ScannedEvent[]
-    try {
-      page = db.read(() => log.scan(db, sessionID, before, SCAN_ROWS))
-    } catch (error) {
-      if (error instanceof Database.SqliteError && /JSON/i.test(error.message)) return 'An event of this session is not valid JSON; nothing in it was changed.'
-      throw error
-    }
-    for (const row of page) planner.add(row)
-    if (page.length < SCAN_ROWS) return planner.finish()
-    before = page[page.length - 1]!.seq
-    await yieldToLoop()
-  }
-}
 
 /** How a run goes: `signal` stops it after the current batch; `batchBytes` bounds each transaction (tests make it small). */
 export interface CompactRunOptions {
@@ -147,8 +122,8 @@ async function writeSession(deps: CompactDeps, target: CompactTarget, owner: Liv
   return { kind: 'done', summary: summarize(s, plan, redacted, after) }
 }
 
-/** A session of the run: its place in it, and the live checks it shares with its neighbours. */
-type Planned = EventLogSession & { index: number; live: LiveWindow }
+/** A session of the run: its place in it, the live checks it shares with its neighbours, the run's planning thread. */
+type Planned = EventLogSession & { index: number; live: LiveWindow; planner: CompactPlanner }
 
 async function compactSession(deps: CompactDeps, target: CompactTarget, s: Planned, dryRun: boolean, progress: (bytes: number) => void, options: CompactRunOptions): Promise<SessionOutcome> {
   const { db } = deps.opencode
@@ -158,7 +133,7 @@ async function compactSession(deps: CompactDeps, target: CompactTarget, s: Plann
   if (fence) return { kind: 'refused', reason: fence.detail }
   const live = await s.live.refusal(s.index)
   if (live) return { kind: 'refused', reason: live }
-  const planned = await planSession(deps, target.log, s.sessionID)
+  const planned = await s.planner.plan(target.store.generation, s.sessionID)
   if (typeof planned === 'string') return { kind: 'refused', reason: planned }
   if (!planned.ok) return { kind: 'refused', reason: `${planned.reason}; nothing in this session was changed.` }
   const { plan } = planned
@@ -194,22 +169,27 @@ export async function compactEventLog(deps: CompactDeps, input: CompactInput, on
   const total = sessions.reduce((sum, s) => sum + s.bytes, 0)
   const live = createLiveWindow(deps, sessions, options.batchBytes ?? BATCH_EVENT_BYTES, (i) => findOwner(deps, sessions[i]!.target, sessions[i]!.sessionID))
   let done = 0
-  for (const [index, s] of sessions.entries()) {
-    const progress = (bytes: number) => {
-      done += bytes
-      onProgress?.({ sessionID: s.sessionID, sessionsDone: index, sessionsTotal: sessions.length, eventBytesDone: done, eventBytesTotal: total })
+  const planner = createCompactPlanner(opencode)
+  try {
+    for (const [index, s] of sessions.entries()) {
+      const progress = (bytes: number) => {
+        done += bytes
+        onProgress?.({ sessionID: s.sessionID, sessionsDone: index, sessionsTotal: sessions.length, eventBytesDone: done, eventBytesTotal: total })
+      }
+      const outcome = answer.status === 'stopped' ? undefined : await compactSession(deps, s.target, { ...s, index, live, planner }, input.dryRun, progress, options)
+      answer.eventBytesBefore += s.bytes
+      const summary = outcome && 'summary' in outcome ? outcome.summary : undefined
+      answer.eventBytesAfter += summary?.eventBytesAfter ?? s.bytes
+      if (summary) {
+        answer.perSession.push(summary)
+        answer.eventsRedacted += summary.eventsRedacted
+        if (summary.eventsRedacted > 0) answer.sessions++
+      }
+      if (outcome?.kind === 'refused') answer.refused.push({ sessionID: s.sessionID, reason: outcome.reason } satisfies Refusal)
+      if (outcome?.kind === 'stop') Object.assign(answer, { status: 'stopped', detail: outcome.reason })
     }
-    const outcome = answer.status === 'stopped' ? undefined : await compactSession(deps, s.target, { ...s, index, live }, input.dryRun, progress, options)
-    answer.eventBytesBefore += s.bytes
-    const summary = outcome && 'summary' in outcome ? outcome.summary : undefined
-    answer.eventBytesAfter += summary?.eventBytesAfter ?? s.bytes
-    if (summary) {
-      answer.perSession.push(summary)
-      answer.eventsRedacted += summary.eventsRedacted
-      if (summary.eventsRedacted > 0) answer.sessions++
-    }
-    if (outcome?.kind === 'refused') answer.refused.push({ sessionID: s.sessionID, reason: outcome.reason } satisfies Refusal)
-    if (outcome?.kind === 'stop') Object.assign(answer, { status: 'stopped', detail: outcome.reason })
+  } finally {
+    await planner.close()
   }
   onProgress?.({ sessionID: '', sessionsDone: sessions.length, sessionsTotal: sessions.length, eventBytesDone: total, eventBytesTotal: total })
   return answer
