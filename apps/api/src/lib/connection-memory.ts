@@ -35,7 +35,7 @@ export const CONNECTION_MEMORY: Record<ConnectionRole, ConnectionMemory> = {
   // The indexer's connections to OpenCode's file (its worker's, the build's reader thread's): each
   // row is read once, in rowid order, and catch-up reads only what OpenCode appended.
   indexSource: { cacheKiB: 4 * 1024, mmapBytes: 0 },
-  // A clean-up plan's reads in its worker: the server's cache, closed with the thread.
+  // A storage job's reads in its worker (a clean-up plan, compaction's scan): the server's cache, closed with the thread.
   storageJob: { cacheKiB: 8 * 1024, mmapBytes: 0 },
 }
 

@@ -89,10 +89,10 @@ async function planNow(deps: AppDeps, rule: CleanRule, targets: boolean): Promis
     if (!live) throw new Error('checkLive answers every session it is given')
     return { session, live }
   })
+  if (sessions.length === 0) return emptyCleanPlan()
   // Whether a write could land is the server's connection's answer (the thread's is read-only).
   const writeTargets: Partial<Record<StorageGeneration, PruneBlock | null>> = opencode.db.read(() =>
     Object.fromEntries(opencode.stores.all.map((store) => [store.generation, checkWriteTarget(opencode, store.prune) ?? null])))
-  if (sessions.length === 0) return emptyCleanPlan()
   return planInWorker(deps, { sessions, writeTargets, minToolOutputBytes: rule.minToolOutputKB ? rule.minToolOutputKB * 1024 : null, targets })
 }
 

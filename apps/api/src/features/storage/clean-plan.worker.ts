@@ -1,11 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { applyConnectionMemory } from '../../lib/connection-memory.js'
-import { openSqlite } from '../../lib/sqlite.js'
 import { createLazyTokenizer } from '../../lib/tokenizer.js'
 import type { StorageLayout } from '../../store/probe.js'
-import { createStores } from '../../store/store.js'
 import { memoPartTokens } from '../pruning/token-memo.js'
 import { buildCleanPlan, type CleanPlan, type CleanPlanInput } from './clean-plan-build.js'
+import { openJobReader } from './job-reader.js'
 
 /** What the server's thread passes to a clean-up plan's thread. */
 export interface CleanPlanWorkerData {
@@ -27,16 +25,15 @@ const post = (m: CleanPlanWorkerMessage) => parentPort?.postMessage(m)
 // Its own connection and its own tokenizer: a whole-DB plan tokenizes every candidate's text, and
 // what that grows (the tokenizer's tables, the heap, the page cache) ends with this thread.
 try {
-  const db = openSqlite(data.path, { readonly: true, fileMustExist: true, busyTimeoutMs: 2000 })
+  const { db, stores } = openJobReader(data.path, data.layout)
   try {
-    applyConnectionMemory(db, 'storageJob')
     const memo = { counts: data.memo }
     const tokenizer = createLazyTokenizer()
     const plan = buildCleanPlan({
       db,
       writeTarget: (ctx) => data.input.writeTargets[ctx.session.storage] ?? undefined,
       partTokens: (part, storage) => memoPartTokens(memo, tokenizer, part, storage),
-    }, createStores(data.layout), data.input)
+    }, stores, data.input)
     post({ type: 'done', plan, memo: memo.counts })
   } finally {
     db.close()

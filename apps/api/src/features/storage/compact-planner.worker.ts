@@ -1,11 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import type { StorageGeneration } from '@loupe/domain'
-import { applyConnectionMemory } from '../../lib/connection-memory.js'
-import { openSqlite } from '../../lib/sqlite.js'
 import type { PlanOutcome } from '../../store/event-compaction.store.js'
 import type { StorageLayout } from '../../store/probe.js'
-import { createStores } from '../../store/store.js'
 import { planSessionLog } from './compact-plan-read.js'
+import { openJobReader } from './job-reader.js'
 
 /** What the server's thread passes to a compaction's planning thread. */
 export interface CompactPlannerData {
@@ -26,9 +24,7 @@ const data = workerData as CompactPlannerData
 
 // The scan reads every snapshot of a session's log, megabytes a row in a streamed bash run: here
 // its garbage, and the heap it grows, end with the compaction instead of staying with the server.
-const db = openSqlite(data.path, { readonly: true, fileMustExist: true, busyTimeoutMs: 2000 })
-applyConnectionMemory(db, 'storageJob')
-const stores = createStores(data.layout)
+const { db, stores } = openJobReader(data.path, data.layout)
 parentPort?.on('message', (request: CompactPlanRequest) => {
   const log = stores.byGeneration[request.generation]?.eventCompaction.log
   try {
