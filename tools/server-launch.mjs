@@ -13,17 +13,14 @@
 export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' }
 
 /**
- * Node's flags before the entry point.
- * - V8 lets the main thread's young generation grow to 48 MB, and loading the server's modules
- *   grows it to mostly empty new space that stays until V8's memory reducer runs, while the index
- *   build runs beside it. An 8 MB semi-space keeps most of that back; smaller ones slowed the
- *   clean-up plan when it ran on this thread.
- * - V8 lets each thread's old generation grow up to four times what the last full collection left
- *   before collecting again: the index build's threads and a clean-up plan's thread each held
- *   around a hundred MB of garbage at their peak. A fixed factor of 1.5 cost the plan and the
- *   build no measurable CPU (bench/README.md). The flag is the process's: every worker gets it.
+ * Node's flags before the entry point. V8 lets the main thread's young generation grow to 48 MB,
+ * and loading the server's modules grows it to mostly empty new space that stays until V8's memory
+ * reducer runs, while the index build runs beside it. An 8 MB semi-space keeps most of that back;
+ * smaller ones slowed the clean-up plan when it ran on this thread. V8 sizes the young generation
+ * when the thread starts, so this one is a flag; the heap settings V8 reads later the server sets
+ * itself (apps/api/src/lib/server-heap.ts), for an installed `loupe serve` too.
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50']
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
 
 /** The server's entry point in the api's JavaScript build, relative to the repository root. */
 export const SERVER_ENTRY = 'apps/api/dist/main.mjs'

@@ -7,6 +7,7 @@ import { createStorageRuntime } from './features/storage/storage-runtime.js'
 import { createSearchIndex, type SearchIndexOptions } from './index/search-index.js'
 import type { Clock } from './lib/clock.js'
 import { createEventBus } from './lib/event-bus.js'
+import { createHeapCollector } from './lib/heap-collector.js'
 import { openLoupeDb } from './loupe-db/loupe-db.js'
 import { createLazyTokenizer } from './lib/tokenizer.js'
 import { createOpenCodeClient, type OpenCodeClientOptions } from './opencode/opencode-client.js'
@@ -24,6 +25,8 @@ export interface AppDepsOptions {
   gitEnv: Record<string, string>
   /** How the search index runs: 'worker' in the server, 'manual' (on request) in the CLI and tests. */
   searchIndex: Pick<SearchIndexOptions, 'mode' | 'pollMs' | 'pipelineMinRows'>
+  /** The thread's full collection (the server's, from main.ts); absent: long jobs leave V8 to collect. */
+  collectGarbage?: (() => void) | null
 }
 
 /**
@@ -35,6 +38,7 @@ export async function createAppDeps(options: AppDepsOptions): Promise<AppDeps> {
   const { config, opencode } = options
   const loupeDb = await openLoupeDb(config.dataDir)
   const events = createEventBus()
+  const heap = createHeapCollector(options.collectGarbage ?? null)
   return {
     config,
     opencode,
@@ -43,11 +47,12 @@ export async function createAppDeps(options: AppDepsOptions): Promise<AppDeps> {
     events,
     searchIndex: createSearchIndex({ opencode, dataDir: config.dataDir, events, ...options.searchIndex }),
     pruning: createPruningRuntime(),
-    compaction: createCompactRunner(),
-    storage: createStorageRuntime(options.searchIndex.mode),
+    compaction: createCompactRunner(heap.afterJob),
+    storage: createStorageRuntime(options.searchIndex.mode, heap.afterJob),
     randomBytes,
     opencodeClient: createOpenCodeClient(options.opencodeServer),
     conversation: createConversationDeps({ gitEnv: options.gitEnv }),
     tokenizer: createLazyTokenizer(),
+    heap,
   }
 }

@@ -114,6 +114,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   })
 
   app.addHook('onClose', async () => {
+    deps.heap.close()
     forgetPrunedImages()
     await deps.searchIndex.close()
     deps.opencode.db.close()

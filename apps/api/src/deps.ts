@@ -2,6 +2,7 @@ import type { Clock } from './lib/clock.js'
 import type { PruningRuntime } from './features/pruning/pruning-runtime.js'
 import type { CompactRunner } from './features/storage/compact-runner.js'
 import type { EventBus } from './lib/event-bus.js'
+import type { HeapCollector } from './lib/heap-collector.js'
 import type { SqliteDb } from './lib/sqlite.js'
 import type { SearchIndex } from './index/search-index.js'
 import type { ConversationDeps } from './features/conversation/conversation.deps.js'
@@ -56,4 +57,6 @@ export interface AppDeps {
   conversation: ConversationDeps
   /** Model-token estimates (o200k_base), its tables loaded on the first count. */
   tokenizer: TokenEstimator
+  /** Gives back the garbage of a long job on the server's thread once it ends. */
+  heap: HeapCollector
 }

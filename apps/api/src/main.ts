@@ -11,6 +11,7 @@ import { isAppError } from './errors.js'
 import { hostNamesFor } from './http/host-guard.js'
 import { SERVER_LIMITS } from './http/server-limits.js'
 import { systemClock } from './lib/clock.js'
+import { configureServerHeap } from './lib/server-heap.js'
 import { locateOpenCodeDb } from './store/locate-db.js'
 import { openOpenCode } from './store/open-opencode.js'
 
@@ -54,6 +55,7 @@ function openBrowser(url: string) {
 }
 
 async function main() {
+  const collectGarbage = configureServerHeap()
   const config = loadConfig(process.argv.slice(2), process.env)
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const { path: dbPath, demo } = await chooseDatabase(config)
@@ -78,6 +80,7 @@ async function main() {
     opencodeServer: { url: config.opencodeUrl, username: config.opencodeUsername, password: config.opencodePassword },
     gitEnv: config.gitEnv,
     searchIndex: { mode: 'worker' },
+    collectGarbage,
   })
   const search = deps.searchIndex.status()
   if (search.state === 'unavailable') say(`Search: ${search.message} Searches scan instead.`)

@@ -27,4 +27,4 @@ export type CleanRunner = JobRunner<CleanRunning, CleanResult, 'result'>
 
 export const emptyTally = (): CleanTally => ({ sessions: 0, messages: 0, parts: 0, bytes: 0, tokens: 0, blocked: 0 })
 
-export const createCleanRunner = (): CleanRunner => createJobRunner('result')
+export const createCleanRunner = (onSettled?: () => void): CleanRunner => createJobRunner('result', onSettled)

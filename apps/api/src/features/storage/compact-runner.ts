@@ -11,4 +11,4 @@ export interface CompactRunning {
 export type CompactRun = JobState<CompactRunning, CompactAnswer, 'answer'>
 export type CompactRunner = JobRunner<CompactRunning, CompactAnswer, 'answer'>
 
-export const createCompactRunner = (): CompactRunner => createJobRunner('answer')
+export const createCompactRunner = (onSettled?: () => void): CompactRunner => createJobRunner('answer', onSettled)

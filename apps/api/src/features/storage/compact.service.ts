@@ -199,8 +199,15 @@ export async function compactEventLog(deps: CompactDeps, input: CompactInput, on
  * `storage.compact`: a dry run answers at once; a write takes the process's one compaction slot, so
  * `storage.compactStatus` shows its progress and `storage.compactStop` ends it after a batch.
  */
-export async function runCompaction(deps: CompactDeps & Pick<AppDeps, 'compaction' | 'clock'>, input: CompactInput): Promise<CompactAnswer> {
-  if (input.dryRun) return compactEventLog(deps, input)
+export async function runCompaction(deps: CompactDeps & Pick<AppDeps, 'compaction' | 'clock' | 'heap'>, input: CompactInput): Promise<CompactAnswer> {
+  if (input.dryRun) {
+    try {
+      return await compactEventLog(deps, input)
+    } finally {
+      // A write's runner does this when it settles; a dry run plans every session all the same.
+      deps.heap.afterJob()
+    }
+  }
   const running = deps.compaction.run({ now: () => deps.clock.now(), initial: { progress: null, stopping: false } }, ({ report, signal }) =>
     compactEventLog(deps, input, (progress) => report({ progress }), { signal }))
   if (running) return running

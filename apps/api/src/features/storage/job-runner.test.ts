@@ -88,4 +88,20 @@ describe('createJobRunner', () => {
     await waiting
     expect(runner.status()).toMatchObject({ state: 'finished', result: 'ok' })
   })
+
+  it('tells its owner each time a job has settled, done or failed', async () => {
+    let settled = 0
+    const runner = createJobRunner<{ phase: string }, string, 'result'>('result', () => settled++)
+    expect(await runner.run({ now: clock(), initial: { phase: 'a' } }, async () => 'ok')).toBe('ok')
+    expect(settled).toBe(1)
+    await expect(runner.run({ now: clock(), initial: { phase: 'a' } }, async () => { throw new Error('boom') })).rejects.toThrow('boom')
+    expect(settled).toBe(2)
+    // A refused start (one already running) is no job of its own.
+    const g = gate<string>()
+    const run = runner.run({ now: clock(), initial: { phase: 'a' } }, () => g.promise)
+    expect(runner.run({ now: clock(), initial: { phase: 'b' } }, async () => 'second')).toBeUndefined()
+    g.release('first')
+    await run
+    expect(settled).toBe(3)
+  })
 })

@@ -38,7 +38,8 @@ export interface JobRunner<Progress extends object, Outcome, Key extends string>
   settled(): Promise<void>
 }
 
-export function createJobRunner<Progress extends object, Outcome, Key extends string>(key: Key): JobRunner<Progress, Outcome, Key> {
+/** `onSettled` runs once each job has settled, either way (the server gives back the job's heap). */
+export function createJobRunner<Progress extends object, Outcome, Key extends string>(key: Key, onSettled?: () => void): JobRunner<Progress, Outcome, Key> {
   type Running = Extract<JobState<Progress, Outcome, Key>, { state: 'running' }>
   let current: JobState<Progress, Outcome, Key> = { state: 'idle' }
   let abort: AbortController | null = null
@@ -68,6 +69,7 @@ export function createJobRunner<Progress extends object, Outcome, Key extends st
         .finally(() => {
           if (current.state === 'running') current = { state: 'idle' }
           abort = null
+          onSettled?.()
         })
       running = done.catch(() => {})
       return done

@@ -32,4 +32,4 @@ export type ReclaimState = JobState<ReclaimRunning, ReclaimResult, 'result'>
 /** The one reclaim a Loupe process runs at a time (a deps field, so tests get their own); it has no stop. */
 export type ReclaimRunner = JobRunner<ReclaimRunning, ReclaimResult, 'result'>
 
-export const createReclaimRunner = (): ReclaimRunner => createJobRunner('result')
+export const createReclaimRunner = (onSettled?: () => void): ReclaimRunner => createJobRunner('result', onSettled)

@@ -16,6 +16,7 @@ export interface StorageRuntime {
   searchIndexMode: 'worker' | 'manual'
 }
 
-export function createStorageRuntime(searchIndexMode: 'worker' | 'manual'): StorageRuntime {
-  return { doctor: createDoctorRuntime(), reclaim: createReclaimRunner(), clean: createCleanRunner(), cleanPlans: { tail: Promise.resolve() }, searchIndexMode }
+/** `afterJob` runs when a reclaim or a clean-up has settled. */
+export function createStorageRuntime(searchIndexMode: 'worker' | 'manual', afterJob?: () => void): StorageRuntime {
+  return { doctor: createDoctorRuntime(), reclaim: createReclaimRunner(afterJob), clean: createCleanRunner(afterJob), cleanPlans: { tail: Promise.resolve() }, searchIndexMode }
 }

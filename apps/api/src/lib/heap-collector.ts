@@ -1,0 +1,37 @@
+/**
+ * A full collection of this thread's heap once a long job on it has ended. V8 collects the old
+ * generation when it grows past a limit set by the last full collection, and its memory reducer,
+ * which gives an idle heap back, starts only after such a collection: a job that ends below the
+ * limit (a compaction's batches, a clean-up's writes) leaves its garbage committed for as long as
+ * the server then idles, tens of MB.
+ */
+export interface HeapCollector {
+  /** A long job ended: collect shortly (calls close together collect once), after its answer is sent. */
+  afterJob(): void
+  /** Drop a pending collection (the server is stopping). */
+  close(): void
+}
+
+/** How long after the last `afterJob` the collection runs: the job's answer goes out first. */
+export const COLLECT_DELAY_MS = 1000
+
+/** `collect` null (the CLI, which exits after its job, and the tests): a collector that does nothing. */
+export function createHeapCollector(collect: (() => void) | null, delayMs = COLLECT_DELAY_MS): HeapCollector {
+  let timer: NodeJS.Timeout | null = null
+  const close = () => {
+    if (timer) clearTimeout(timer)
+    timer = null
+  }
+  return {
+    afterJob() {
+      if (!collect) return
+      close()
+      timer = setTimeout(() => {
+        timer = null
+        collect()
+      }, delayMs)
+      timer.unref()
+    },
+    close,
+  }
+}
