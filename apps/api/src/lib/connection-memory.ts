@@ -23,9 +23,10 @@ export const CONNECTION_MEMORY: Record<ConnectionRole, ConnectionMemory> = {
   opencode: { cacheKiB: 8 * 1024, mmapBytes: 0 },
   // Loupe's own small database (receipts, shares, settings).
   loupe: { cacheKiB: 2 * 1024, mmapBytes: 0 },
-  // Searches on the server's thread: a query reads its terms' doclists, then the page's rows. mmap
-  // reads them from the OS's cache without copying them into SQLite's, so the cache stays small.
-  indexSearch: { cacheKiB: 16 * 1024, mmapBytes: 256 * 1024 * 1024 },
+  // Searches on the server's thread: a query reads its terms' doclists, then the page's rows. No
+  // mmap: each page a search touched through it would stay in the process's RSS for as long as the
+  // server runs (the sidecar's common terms, tens of MB); read() copies from the OS's cache instead.
+  indexSearch: { cacheKiB: 16 * 1024, mmapBytes: 0 },
   // The initial build's writer. FTS5 writes each batch as a new segment and merges them once at
   // the end; pages it reads again come from the OS's cache, so a cache four times this size bought
   // no speed (bench/README.md). It lives only as long as the build's worker.
@@ -35,7 +36,9 @@ export const CONNECTION_MEMORY: Record<ConnectionRole, ConnectionMemory> = {
   // The indexer's connections to OpenCode's file (its worker's, the build's reader thread's): each
   // row is read once, in rowid order, and catch-up reads only what OpenCode appended.
   indexSource: { cacheKiB: 4 * 1024, mmapBytes: 0 },
-  // A storage job's reads in its worker (a clean-up plan, compaction's scan): the server's cache, closed with the thread.
+  // A storage job's connections in its worker (a clean-up plan, compaction's scan, the doctor, a
+  // reclaim's copy): each reads its pages about once. The cache is freed with the connection, but a
+  // thread's freed memory stays with the process (glibc keeps it for the next thread).
   storageJob: { cacheKiB: 8 * 1024, mmapBytes: 0 },
 }
 

@@ -37,9 +37,13 @@ export const THUMBNAIL_CACHE_BYTES = 512 * 1024 * 1024
 // sharp (libvips, a large part of the process's memory) is loaded by the first image that needs it,
 // not at start: most sessions of a run never show a thumbnail. The module loader keeps it after the
 // first import. A sharp that cannot load is an install problem, not a bad image, and says so.
+// libvips' operation cache (up to 50 MB by default) keeps decoded images for a repeat of the same
+// operation, which never comes: each image is rendered once per size and its thumbnail cached on disk.
 async function loadSharp() {
   try {
-    return (await import('sharp')).default
+    const sharp = (await import('sharp')).default
+    sharp.cache(false)
+    return sharp
   } catch (error) {
     throw new AppError('unavailable', 'Image support (sharp) could not be loaded: reinstall Loupe (npm start installs what is missing).', { cause: error })
   }

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
+import { applyConnectionMemory } from '../../lib/connection-memory.js'
 import { openSqlite } from '../../lib/sqlite.js'
 import { probeSchema } from '../../store/probe.js'
 import { buildDoctorReport, type DoctorProgress, type DoctorReport } from './doctor-report.js'
@@ -22,6 +23,7 @@ const post = (m: DoctorWorkerMessage) => parentPort?.postMessage(m)
 // Its own connection: the scan reads the whole event log and must not hold the server's event loop.
 try {
   const db = openSqlite(data.path, { readonly: data.readonly, fileMustExist: true, busyTimeoutMs: 5000 })
+  applyConnectionMemory(db, 'storageJob')
   try {
     let last = 0
     const report = buildDoctorReport({

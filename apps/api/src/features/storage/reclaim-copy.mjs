@@ -34,9 +34,10 @@ function syncFile(file) {
  * `user_version`, `application_id`, page size and auto_vacuum; then it is put in WAL mode, as
  * OpenCode keeps its file, and synced to disk (VACUUM INTO itself never fsyncs).
  */
-export function verifyCopy(source, target) {
+export function verifyCopy(source, target, cacheKiB) {
   const copy = new Database(target, { fileMustExist: true })
   try {
+    if (cacheKiB) copy.pragma(`cache_size = -${cacheKiB}`)
     const integrity = copy.pragma('integrity_check', { simple: false }).map((r) => r.integrity_check)
     if (integrity.length !== 1 || integrity[0] !== 'ok') throw new CopyRejected(`the copy failed integrity_check: ${integrity.slice(0, 3).join('; ')}`)
     if (schemaOf(copy) !== schemaOf(source)) throw new CopyRejected('the copy has a different schema')
@@ -59,15 +60,20 @@ export function verifyCopy(source, target) {
   }
 }
 
-/** `VACUUM INTO` then verify. Throws CopyRejected or a SQLite error. */
-export function writeVerifiedCopy(sourcePath, target, onPhase) {
+/**
+ * `VACUUM INTO` then verify. Throws CopyRejected or a SQLite error. `cacheKiB` sizes both
+ * connections' page caches: each reads every page once, and a thread's cache, once filled, stays in
+ * the process's memory after the thread ends (glibc keeps it for the next thread).
+ */
+export function writeVerifiedCopy(sourcePath, target, onPhase, cacheKiB) {
   const source = new Database(sourcePath, { fileMustExist: true })
   try {
     source.pragma('busy_timeout = 5000')
+    if (cacheKiB) source.pragma(`cache_size = -${cacheKiB}`)
     onPhase('copy')
     source.prepare('VACUUM INTO ?').run(target)
     onPhase('verify')
-    return verifyCopy(source, target)
+    return verifyCopy(source, target, cacheKiB)
   } finally {
     source.close()
   }

@@ -5,7 +5,7 @@ import { CopyRejected, isDiskFull, writeVerifiedCopy } from './reclaim-copy.mjs'
 const post = (m) => parentPort?.postMessage(m)
 
 try {
-  const counts = writeVerifiedCopy(workerData.source, workerData.target, (phase) => post({ type: 'phase', phase }))
+  const counts = writeVerifiedCopy(workerData.source, workerData.target, (phase) => post({ type: 'phase', phase }), workerData.cacheKiB)
   post({ type: 'done', counts })
 } catch (error) {
   const code = String(error?.code ?? '')

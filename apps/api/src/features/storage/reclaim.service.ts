@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.js'
 import { isLoupeProcess, readFileHolders } from '../../opencode/file-holders.js'
 import type { OpenCodeHandle } from '../../store/open-opencode.js'
 import { readFileFacts } from '../../store/storage-doctor.store.js'
+import { CONNECTION_MEMORY } from '../../lib/connection-memory.js'
 import type { CopyWorkerData, CopyWorkerMessage } from './reclaim-copy.mjs'
 import { copyPathFor, listBackups, removeStaleCopies, removeWithSidecars, stampOf } from './reclaim-files.js'
 import type { JobControl } from './job-runner.js'
@@ -80,7 +81,7 @@ type Check = ReturnType<typeof reclaimCheck>
 type CopyOutcome = { ok: true } | { ok: false; kind: 'rejected' | 'disk_full' | 'busy' | 'sqlite'; message: string }
 
 function copyInWorker(source: string, target: string, onPhase: (p: ReclaimPhase) => void): Promise<CopyOutcome> {
-  const workerData: CopyWorkerData = { source, target }
+  const workerData: CopyWorkerData = { source, target, cacheKiB: CONNECTION_MEMORY.storageJob.cacheKiB }
   return new Promise((resolve) => {
     const worker = startWorker(new URL('./reclaim-copy.worker.mjs', import.meta.url), workerData, 'storageJob')
     let outcome: CopyOutcome = { ok: false, kind: 'sqlite', message: 'the copy stopped unexpectedly' }
