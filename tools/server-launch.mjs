@@ -1,8 +1,7 @@
 // How Loupe's own launchers start the long-running server: `npm start` (scripts/start.mjs), the
 // tests' and benches' server (tools/loupe-server.mjs) and the Docker image (its ENV and CMD repeat
 // these; apps/api/test/server-launch.test.ts checks that they agree). An installed package's `loupe serve` runs
-// in the bin's own process and has neither (a second process to set them would cost more than they save);
-// the heap settings V8 reads at run time it gets from the server itself (apps/api/src/lib/server-heap.ts).
+// in the bin's own process and has neither: a second process to set them would cost more than they save.
 
 /**
  * The server's environment on top of the caller's. glibc raises its mmap threshold (up to 32 MB)

@@ -25,8 +25,9 @@ describe('createHeapCollector', () => {
     heap.close()
     await sleep(60)
     expect(collections).toBe(0)
+    // Without a collection (the CLI, the tests) a job's end schedules nothing that could fail later.
     const none = createHeapCollector(null, 20)
-    none.afterJob()
-    none.close()
+    expect(() => none.afterJob()).not.toThrow()
+    expect(() => none.close()).not.toThrow()
   })
 })
