@@ -20,6 +20,6 @@ WORKDIR /app
 COPY --from=build /app /app
 # As scripts/start.mjs starts it: the api's JavaScript build with tools/server-launch.mjs's
 # environment and flags (apps/api/test/server-launch.test.ts checks that the two agree).
-ENV XDG_DATA_HOME=/data LOUPE_HOME=/data/loupe LOUPE_HOST=0.0.0.0 LOUPE_PORT=4455 MALLOC_MMAP_THRESHOLD_=131072
+ENV XDG_DATA_HOME=/data LOUPE_HOME=/data/loupe LOUPE_HOST=0.0.0.0 LOUPE_PORT=4455 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_ARENA_MAX=2
 EXPOSE 4455
 CMD ["node", "--max-semi-space-size=8", "apps/api/dist/main.mjs", "--no-open"]

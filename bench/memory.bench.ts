@@ -20,6 +20,7 @@ import path from 'node:path'
 import { repoRoot, startLoupeServer } from '../tools/loupe-server.mjs'
 import { copyBenchDb, ensureBenchDb } from './bench-db.js'
 import { cpuSeconds, createSampler, readMemory, type PhaseMemory } from './memory-sampler.js'
+import { readMemoryParts, type MemoryParts } from './smaps-breakdown.js'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined)
@@ -35,7 +36,7 @@ const mb = (kb: number) => (kb / 1024).toFixed(0)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 interface Status { state: string; indexedParts: number; totalParts: number; bytes: number; mbPerSecond: number }
-interface Row { job: string; memory: PhaseMemory; idleKb: number; settledKb: number | null; idleAnonKb: number; idleFileKb: number; threads: number; wallS: number; cpuS: number; note: string }
+interface Row { job: string; memory: PhaseMemory; idleKb: number; settledKb: number | null; idleAnonKb: number; idleFileKb: number; threads: number; wallS: number; cpuS: number; note: string; parts: MemoryParts | null }
 
 async function main() {
   const bench = ensureBenchDb()
@@ -69,7 +70,9 @@ async function main() {
     const { value: note, memory, wallS, cpuS } = await sampler.phase(fn, resetPeak)
     const after = await idle()
     const settled = settle && SETTLE_S > IDLE_S ? (await sleep((SETTLE_S - IDLE_S) * 1000), readMemory(server.pid)!) : null
-    rows.push({ job: name, memory, idleKb: after.rssKb, settledKb: settled?.rssKb ?? null, idleAnonKb: after.anonKb, idleFileKb: after.fileKb, threads: after.threads, wallS, cpuS, note })
+    // Read at the last idle reading: what the job left once the server had been idle longest.
+    const parts = readMemoryParts(server.pid)
+    rows.push({ job: name, memory, idleKb: after.rssKb, settledKb: settled?.rssKb ?? null, idleAnonKb: after.anonKb, idleFileKb: after.fileKb, threads: after.threads, wallS, cpuS, note, parts })
     console.log(`  ${name}: peak ${mb(memory.hwmKb)} MB, ${IDLE_S} s after ${mb(after.rssKb)} MB${settled ? `, ${SETTLE_S} s after ${mb(settled.rssKb)} MB` : ''} (${note})`)
   }
   // --trace: RSS beside the build's progress every 5 s, to see which stage the peak belongs to.
@@ -214,9 +217,20 @@ function sessionWithMostImages(file: string): string | null {
 function printTable(rows: Row[]) {
   const head = ['job', 'peak MB', 'sampled peak', `${IDLE_S} s after`, `${SETTLE_S} s after`, 'anon / file', 'threads', 'wall s', 'CPU s', 'note']
   const body = rows.map((r) => [r.job, mb(r.memory.hwmKb), mb(r.memory.sampledPeakKb), mb(r.idleKb), r.settledKb === null ? '—' : mb(r.settledKb), `${mb(r.idleAnonKb)} / ${mb(r.idleFileKb)}`, String(r.threads), r.wallS.toFixed(1), r.cpuS.toFixed(1), r.note])
+  console.log(markdownTable(head, body))
+  // The same idle readings by where the memory is (bench/smaps-breakdown.ts).
+  const partsHead = ['job', 'RSS', 'files (node, libraries)', 'main heap (SQLite caches)', 'thread arenas', 'V8 pages', 'other']
+  const partsBody = rows.filter((r) => r.parts).map((r) => {
+    const p = r.parts!
+    return [r.job, mb(p.fileKb + p.mainHeapKb + p.arenasKb + p.v8Kb + p.otherKb), mb(p.fileKb), mb(p.mainHeapKb), mb(p.arenasKb), mb(p.v8Kb), mb(p.otherKb)]
+  })
+  if (partsBody.length) console.log(`\nWhere the last idle reading's RSS is, MB (smaps):${markdownTable(partsHead, partsBody)}`)
+}
+
+function markdownTable(head: string[], body: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)))
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
-  console.log(`\n${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${body.map(line).join('\n')}`)
+  return `\n${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${body.map(line).join('\n')}`
 }
 
 main().catch((error: unknown) => {

@@ -4,13 +4,19 @@
 // in the bin's own process and has neither: a second process to set them would cost more than they save.
 
 /**
- * The server's environment on top of the caller's. glibc raises its mmap threshold (up to 32 MB)
- * each time a large block is freed, after which such blocks come from per-thread arenas that are
- * never returned to the system; the index build's threads then leave tens of MB of freed memory in
- * the process for good. A fixed threshold keeps large blocks in their own mappings, given back when
- * freed (bench/README.md). Other C libraries ignore the variable.
+ * The server's environment on top of the caller's, read by glibc when the process starts (other C
+ * libraries ignore both).
+ * - glibc raises its mmap threshold (up to 32 MB) each time a large block is freed, after which
+ *   such blocks come from the heap and are never returned to the system; the index build's threads
+ *   then leave tens of MB of freed memory in the process for good. A fixed threshold keeps large
+ *   blocks in their own mappings, given back when freed.
+ * - glibc gives threads that allocate at the same time arenas of their own (up to eight per core),
+ *   and memory freed in an arena stays there: each worker that ended (the build's, a storage
+ *   job's) and libvips' threads left their arena's freed memory behind, tens of MB in all. Two
+ *   arenas for the whole process keep that memory where the next thread's allocations reuse it.
+ * Both measured in bench/README.md.
  */
-export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' }
+export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' }
 
 /**
  * Node's flags before the entry point. V8 lets the main thread's young generation grow to 48 MB,

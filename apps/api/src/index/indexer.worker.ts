@@ -1,5 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { applyConnectionMemory } from '../lib/connection-memory.js'
+import { createHeapCollector } from '../lib/heap-collector.js'
+import { takeFullCollection } from '../lib/server-heap.js'
 import { openSqlite } from '../lib/sqlite.js'
 import { createIndexSources } from '../store/index-sources.js'
 import { probeSchema } from '../store/probe.js'
@@ -49,6 +51,10 @@ const indexer = createIndexer({ sourceDb, sources: createIndexSources(probeSchem
 // The main thread chose this thread's memory by the same question; both threads keep its answer.
 const builds = data.builds
 applyConnectionMemory(index, builds ? 'indexBuild' : 'indexFollow')
+// The follower lives as long as the server. A catch-up after many commits (a compaction's, a long
+// OpenCode run's) grows its heap, and V8 gives an idle heap back only after a full collection: one
+// runs once OpenCode has been quiet for a while (`COLLECT_DELAY_MS`). The builder ends instead (`retire`).
+const heap = createHeapCollector(builds ? null : takeFullCollection())
 
 let stopped = false
 let timer: NodeJS.Timeout | undefined
@@ -88,6 +94,7 @@ function tick() {
       lastVersion = version
       const more = indexer.catchUp(200)
       if (more) lastVersion = -1
+      else heap.afterJob()
       report(true)
       return schedule(more ? 0 : data.pollMs)
     }
@@ -105,6 +112,7 @@ function tick() {
 /** Close everything and tell the main thread, which ends this thread and starts a follower. */
 function retire() {
   stopped = true
+  heap.close()
   pipeline?.stop()
   report(true)
   sourceDb.close()
@@ -116,6 +124,7 @@ port.on('message', (message: { type: string }) => {
   if (message.type !== 'close') return
   stopped = true
   if (timer) clearTimeout(timer)
+  heap.close()
   pipeline?.stop()
   sourceDb.close()
   index.close()

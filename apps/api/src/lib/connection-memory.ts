@@ -19,14 +19,16 @@ export interface ConnectionMemory {
  */
 export const CONNECTION_MEMORY: Record<ConnectionRole, ConnectionMemory> = {
   // The server's connection to OpenCode's file: the session list and a session's pages read each
-  // page about once (the totals read record headers in index order), and a prune writes a few.
-  opencode: { cacheKiB: 8 * 1024, mmapBytes: 0 },
+  // page about once (the totals read record headers in index order), and a prune writes a few. A
+  // cache twice this size was no faster; half of it slowed the sorted lists (bench/README.md).
+  opencode: { cacheKiB: 4 * 1024, mmapBytes: 0 },
   // Loupe's own small database (receipts, shares, settings).
   loupe: { cacheKiB: 2 * 1024, mmapBytes: 0 },
   // Searches on the server's thread: a query reads its terms' doclists, then the page's rows. No
   // mmap: each page a search touched through it would stay in the process's RSS for as long as the
   // server runs (the sidecar's common terms, tens of MB); read() copies from the OS's cache instead.
-  indexSearch: { cacheKiB: 16 * 1024, mmapBytes: 0 },
+  // A page cache four times this size filled up over a few searches and was no faster (bench/README.md).
+  indexSearch: { cacheKiB: 4 * 1024, mmapBytes: 0 },
   // The initial build's writer. FTS5 writes each batch as a new segment and merges them once at
   // the end; pages it reads again come from the OS's cache, so a cache four times this size bought
   // no speed (bench/README.md). It lives only as long as the build's worker.

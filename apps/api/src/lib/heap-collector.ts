@@ -6,14 +6,19 @@
  * the server then idles, tens of MB.
  */
 export interface HeapCollector {
-  /** A long job ended: collect shortly (calls close together collect once), after its answer is sent. */
+  /** A long job ended: collect once the thread has been idle a while (calls close together collect once). */
   afterJob(): void
   /** Drop a pending collection (the server is stopping). */
   close(): void
 }
 
-/** How long after the last `afterJob` the collection runs: the job's answer goes out first. */
-export const COLLECT_DELAY_MS = 1000
+/**
+ * How long after the last `afterJob` the collection runs. V8 shrinks a thread's young generation at
+ * a collection only when the thread allocated little over the seconds before it (its allocation
+ * rate is averaged over five): a collection right after the job keeps the job's grown new space,
+ * one ten seconds later gives it back (bench/README.md).
+ */
+export const COLLECT_DELAY_MS = 10_000
 
 /** `collect` null (the CLI, which exits after its job, and the tests): a collector that does nothing. */
 export function createHeapCollector(collect: (() => void) | null, delayMs = COLLECT_DELAY_MS): HeapCollector {

@@ -1,7 +1,7 @@
 import v8 from 'node:v8'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { configureServerHeap } from './server-heap.js'
+import { configureServerHeap, takeFullCollection } from './server-heap.js'
 
 describe('configureServerHeap', () => {
   it("gives this process V8's full collection without a launch flag or a global", () => {
@@ -22,5 +22,29 @@ describe('configureServerHeap', () => {
     const seen = await new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject))
     await worker.terminate()
     expect(seen).toBe('undefined')
+  })
+
+  it("gives a worker thread its own heap's collection, and no gc global there either", async () => {
+    // The index follower takes it this way: the thread's own module, loaded through tsx.
+    const script = `
+const { workerData, parentPort } = require('node:worker_threads')
+const v8 = require('node:v8')
+;(async () => {
+  const { register } = await import(workerData.tsx)
+  register()
+  const { takeFullCollection } = await import(workerData.module)
+  const collect = takeFullCollection()
+  let kept = Array.from({ length: 300000 }, (_, n) => ({ n, s: 'row ' + n }))
+  const withGarbage = (kept.length, (kept = null), v8.getHeapStatistics().used_heap_size)
+  collect()
+  parentPort.postMessage({ freed: withGarbage - v8.getHeapStatistics().used_heap_size, global: typeof globalThis.gc })
+})()`
+    const worker = new Worker(script, { eval: true, execArgv: [], workerData: { tsx: import.meta.resolve('tsx/esm/api'), module: new URL('./server-heap.ts', import.meta.url).href } })
+    const seen = await new Promise<{ freed: number; global: string }>((resolve, reject) => worker.once('message', resolve).once('error', reject))
+    await worker.terminate()
+    expect(seen.freed).toBeGreaterThan(10 * 1024 * 1024)
+    expect(seen.global).toBe('undefined')
+    expect(takeFullCollection()).toBeTypeOf('function')
+    expect('gc' in globalThis).toBe(false)
   })
 })

@@ -12,16 +12,28 @@ export const HEAP_GROWING_PERCENT = 50
 
 /**
  * The server's heap settings for this process, before any worker starts; returns V8's full
- * collection for the heap collector, or null where it cannot be had. `--expose-gc` set at run time
- * gives each context made afterwards a `gc` function: a context of its own takes it, and the flag
- * is cleared again, so no global scope, the server's or a worker's, gains one.
+ * collection for the heap collector, or null where it cannot be had.
  */
 export function configureServerHeap(): (() => void) | null {
   try {
     v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
+  } catch {
+    return null
+  }
+  return takeFullCollection()
+}
+
+/**
+ * V8's full collection of the calling thread's heap, without a launch flag. `--expose-gc` set at
+ * run time gives each context made afterwards a `gc` function: a context of its own takes it, and
+ * the flag is cleared again, so no global scope, the server's or a worker's, keeps one. The flag is
+ * the process's: a thread that starts in that moment would get a `gc` global, which only lets it
+ * collect its own heap.
+ */
+export function takeFullCollection(): (() => void) | null {
+  try {
     v8.setFlagsFromString('--expose-gc')
     const gc: unknown = vm.runInNewContext('typeof gc === "function" ? gc : null')
-    // Contexts made later (every worker's) would get `gc` as a global too.
     v8.setFlagsFromString('--no-expose-gc')
     return typeof gc === 'function' ? () => void gc() : null
   } catch {
