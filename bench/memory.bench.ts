@@ -219,7 +219,7 @@ function printTable(rows: Row[]) {
   const body = rows.map((r) => [r.job, mb(r.memory.hwmKb), mb(r.memory.sampledPeakKb), mb(r.idleKb), r.settledKb === null ? '—' : mb(r.settledKb), `${mb(r.idleAnonKb)} / ${mb(r.idleFileKb)}`, String(r.threads), r.wallS.toFixed(1), r.cpuS.toFixed(1), r.note])
   console.log(markdownTable(head, body))
   // The same idle readings by where the memory is (bench/smaps-breakdown.ts).
-  const partsHead = ['job', 'RSS', 'files (node, libraries)', 'main heap (SQLite caches)', 'thread arenas', 'V8 pages', 'other']
+  const partsHead = ['job', 'sum', 'files (node, libraries)', 'main arena ([heap])', 'thread arenas', 'V8 pages', 'other']
   const partsBody = rows.filter((r) => r.parts).map((r) => {
     const p = r.parts!
     return [r.job, mb(p.fileKb + p.mainHeapKb + p.arenasKb + p.v8Kb + p.otherKb), mb(p.fileKb), mb(p.mainHeapKb), mb(p.arenasKb), mb(p.v8Kb), mb(p.otherKb)]

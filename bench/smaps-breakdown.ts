@@ -7,9 +7,9 @@ import fs from 'node:fs'
 export interface MemoryParts {
   /** File-backed pages: the node binary, shared libraries, native addons. */
   fileKb: number
-  /** glibc's main arena (`[heap]`): the main thread's malloc, which holds SQLite's page caches there. */
+  /** glibc's main arena (`[heap]`): the main thread's malloc (SQLite's page caches), and any thread's once the arenas are all taken. */
   mainHeapKb: number
-  /** glibc's other arenas: what worker threads and native thread pools allocated (and freed). */
+  /** glibc's other arenas (at most one more with the launchers' `MALLOC_ARENA_MAX=2`): threads' mallocs, what they freed. */
   arenasKb: number
   /** V8's heap pages, every thread's. */
   v8Kb: number

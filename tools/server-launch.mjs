@@ -8,11 +8,11 @@
  * libraries ignore both).
  * - glibc raises its mmap threshold (up to 32 MB) each time a large block is freed, after which
  *   such blocks come from the heap and are never returned to the system; the index build's threads
- *   then leave tens of MB of freed memory in the process for good. A fixed threshold keeps large
+ *   then leave their freed memory in the process for good. A fixed threshold keeps large
  *   blocks in their own mappings, given back when freed.
  * - glibc gives threads that allocate at the same time arenas of their own (up to eight per core),
  *   and memory freed in an arena stays there: each worker that ended (the build's, a storage
- *   job's) and libvips' threads left their arena's freed memory behind, tens of MB in all. Two
+ *   job's) and libvips' threads left their arena's freed memory behind. Two
  *   arenas for the whole process keep that memory where the next thread's allocations reuse it.
  * Both measured in bench/README.md.
  */
@@ -21,8 +21,8 @@ export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: 
 /**
  * Node's flags before the entry point. V8 lets the main thread's young generation grow to 48 MB,
  * and loading the server's modules grows it to mostly empty new space that stays until V8's memory
- * reducer runs, while the index build runs beside it. An 8 MB semi-space keeps most of that back;
- * smaller ones slowed the clean-up plan when it ran on this thread. V8 sizes the young generation
+ * reducer runs, while the index build runs beside it. An 8 MB semi-space keeps most of that back
+ * (smaller ones cost the server's own jobs collections; bench/README.md). V8 sizes the young generation
  * when the thread starts, so this one is a flag; the heap settings V8 reads later the server sets
  * itself (apps/api/src/lib/server-heap.ts), for an installed `loupe serve` too.
  */

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { applyConnectionMemory } from '../lib/connection-memory.js'
-import { createHeapCollector } from '../lib/heap-collector.js'
+import { collectAfterBusyWork, createHeapCollector } from '../lib/heap-collector.js'
 import { takeFullCollection } from '../lib/server-heap.js'
 import { openSqlite } from '../lib/sqlite.js'
 import { createIndexSources } from '../store/index-sources.js'
@@ -34,6 +34,12 @@ export type WorkerMessage =
   /** The build is done and this worker has closed its connections: start a follower in its place. */
   | { type: 'retired' }
 
+/**
+ * Catch-up work (ms) after which the follower collects its heap: far more than a quiet session's
+ * commits take between two collections by V8 itself, less than a compaction's commits take.
+ */
+const FOLLOW_BUSY_MS = 500
+
 const data = workerData as IndexerWorkerData
 const port = parentPort!
 const post = (message: WorkerMessage) => port.postMessage(message)
@@ -51,10 +57,12 @@ const indexer = createIndexer({ sourceDb, sources: createIndexSources(probeSchem
 // The main thread chose this thread's memory by the same question; both threads keep its answer.
 const builds = data.builds
 applyConnectionMemory(index, builds ? 'indexBuild' : 'indexFollow')
-// The follower lives as long as the server. A catch-up after many commits (a compaction's, a long
+// The follower lives as long as the server. Catching up after many commits (a compaction's, a long
 // OpenCode run's) grows its heap, and V8 gives an idle heap back only after a full collection: one
-// runs once OpenCode has been quiet for a while (`COLLECT_DELAY_MS`). The builder ends instead (`retire`).
+// runs once such work is done and OpenCode has been quiet for a while (`COLLECT_DELAY_MS`). The
+// builder ends instead (`retire`).
 const heap = createHeapCollector(builds ? null : takeFullCollection())
+const caughtUp = collectAfterBusyWork(heap, FOLLOW_BUSY_MS)
 
 let stopped = false
 let timer: NodeJS.Timeout | undefined
@@ -92,9 +100,10 @@ function tick() {
     const version = sourceDb.raw.pragma('data_version', { simple: true }) as number
     if (version !== lastVersion) {
       lastVersion = version
+      const startedAt = performance.now()
       const more = indexer.catchUp(200)
       if (more) lastVersion = -1
-      else heap.afterJob()
+      caughtUp(performance.now() - startedAt, !more)
       report(true)
       return schedule(more ? 0 : data.pollMs)
     }

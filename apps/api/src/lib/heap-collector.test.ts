@@ -1,33 +1,63 @@
-import { describe, expect, it } from 'vitest'
-import { createHeapCollector } from './heap-collector.js'
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { collectAfterBusyWork, createHeapCollector } from './heap-collector.js'
 
 describe('createHeapCollector', () => {
-  it('collects once after a burst of ended jobs, after its delay', async () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('collects once, its delay after the last of a burst of ended jobs', () => {
     let collections = 0
     const heap = createHeapCollector(() => collections++, 20)
     heap.afterJob()
+    vi.advanceTimersByTime(15)
     heap.afterJob()
-    heap.afterJob()
+    vi.advanceTimersByTime(15)
+    // 30 ms after the first call, 15 after the second: the second call moved the collection on.
     expect(collections).toBe(0)
-    await sleep(60)
+    vi.advanceTimersByTime(5)
+    expect(collections).toBe(1)
+    vi.advanceTimersByTime(100)
     expect(collections).toBe(1)
     heap.afterJob()
-    await sleep(60)
+    vi.advanceTimersByTime(20)
     expect(collections).toBe(2)
   })
 
-  it('drops a pending collection on close, and does nothing without a collection', async () => {
+  it('drops a pending collection on close, and collects for no job that ends after it', () => {
     let collections = 0
     const heap = createHeapCollector(() => collections++, 20)
     heap.afterJob()
     heap.close()
-    await sleep(60)
+    vi.advanceTimersByTime(100)
     expect(collections).toBe(0)
-    // Without a collection (the CLI, the tests) a job's end schedules nothing that could fail later.
+    heap.afterJob()
+    expect(vi.getTimerCount()).toBe(0)
+    vi.advanceTimersByTime(100)
+    expect(collections).toBe(0)
+  })
+
+  it('schedules nothing without a collection (the CLI, the tests)', () => {
     const none = createHeapCollector(null, 20)
-    expect(() => none.afterJob()).not.toThrow()
-    expect(() => none.close()).not.toThrow()
+    none.afterJob()
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+describe('collectAfterBusyWork', () => {
+  it('asks for a collection once the steps add up to the threshold and the work is caught up', () => {
+    let asked = 0
+    const step = collectAfterBusyWork({ afterJob: () => asked++, close: () => {} }, 100)
+    step(60, true)
+    expect(asked).toBe(0)
+    step(60, false)
+    // Past the threshold, but more is left to do: not yet.
+    expect(asked).toBe(0)
+    step(1, true)
+    expect(asked).toBe(1)
+    // The count starts again from nothing.
+    step(99, true)
+    expect(asked).toBe(1)
+    step(1, true)
+    expect(asked).toBe(2)
   })
 })

@@ -3,12 +3,12 @@
  * generation when it grows past a limit set by the last full collection, and its memory reducer,
  * which gives an idle heap back, starts only after such a collection: a job that ends below the
  * limit (a compaction's batches, a clean-up's writes) leaves its garbage committed for as long as
- * the server then idles, tens of MB.
+ * the server then idles.
  */
 export interface HeapCollector {
-  /** A long job ended: collect once the thread has been idle a while (calls close together collect once). */
+  /** A long job ended: collect once the thread has been idle a while (calls in quick succession collect once). */
   afterJob(): void
-  /** Drop a pending collection (the server is stopping). */
+  /** Drop a pending collection, and any later `afterJob` (the server or the thread is stopping). */
   close(): void
 }
 
@@ -23,20 +23,41 @@ export const COLLECT_DELAY_MS = 10_000
 /** `collect` null (the CLI, which exits after its job, and the tests): a collector that does nothing. */
 export function createHeapCollector(collect: (() => void) | null, delayMs = COLLECT_DELAY_MS): HeapCollector {
   let timer: NodeJS.Timeout | null = null
-  const close = () => {
+  let closed = false
+  const cancel = () => {
     if (timer) clearTimeout(timer)
     timer = null
   }
   return {
     afterJob() {
-      if (!collect) return
-      close()
+      // A job that settles while the server closes must not leave a collection behind it.
+      if (!collect || closed) return
+      cancel()
       timer = setTimeout(() => {
         timer = null
         collect()
       }, delayMs)
       timer.unref()
     },
-    close,
+    close() {
+      closed = true
+      cancel()
+    },
+  }
+}
+
+/**
+ * For a thread that works in many small steps (the index follower, one catch-up per OpenCode
+ * commit): a collection once its steps since the last one add up to `busyMs` of work and it has
+ * caught up, so a compaction's or a long run's commits are collected after, and a quiet session's
+ * few commits are left to V8.
+ */
+export function collectAfterBusyWork(heap: HeapCollector, busyMs: number): (stepMs: number, caughtUp: boolean) => void {
+  let busy = 0
+  return (stepMs, caughtUp) => {
+    busy += stepMs
+    if (!caughtUp || busy < busyMs) return
+    busy = 0
+    heap.afterJob()
   }
 }
