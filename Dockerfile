@@ -22,4 +22,4 @@ COPY --from=build /app /app
 # environment and flags (apps/api/test/server-launch.test.ts checks that the two agree).
 ENV XDG_DATA_HOME=/data LOUPE_HOME=/data/loupe LOUPE_HOST=0.0.0.0 LOUPE_PORT=4455 MALLOC_MMAP_THRESHOLD_=131072 MALLOC_ARENA_MAX=2
 EXPOSE 4455
-CMD ["node", "--max-semi-space-size=8", "apps/api/dist/main.mjs", "--no-open"]
+CMD ["node", "--max-semi-space-size=4", "apps/api/dist/main.mjs", "--no-open"]

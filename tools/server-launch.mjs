@@ -21,12 +21,14 @@ export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: 
 /**
  * Node's flags before the entry point. V8 lets the main thread's young generation grow to 48 MB,
  * and loading the server's modules grows it to mostly empty new space that stays until V8's memory
- * reducer runs, while the index build runs beside it. An 8 MB semi-space keeps most of that back
- * (smaller ones cost the server's own jobs collections; bench/README.md). V8 sizes the young generation
- * when the thread starts, so this one is a flag; the heap settings V8 reads later the server sets
- * itself (apps/api/src/lib/server-heap.ts), for an installed `loupe serve` too.
+ * reducer runs, while the index build runs beside it; a compaction on this thread grows it again,
+ * and a collection after the job keeps the grown new space. A 4 MB semi-space keeps most of that
+ * back at no cost the benches could tell (a 1 MB one costs the server's own jobs collections;
+ * bench/README.md). V8 sizes the young generation when the thread starts, so this one is a flag;
+ * the heap settings V8 reads later the server sets itself (apps/api/src/lib/server-heap.ts), for an
+ * installed `loupe serve` too.
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8']
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4']
 
 /** The server's entry point in the api's JavaScript build, relative to the repository root. */
 export const SERVER_ENTRY = 'apps/api/dist/main.mjs'

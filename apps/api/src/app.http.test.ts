@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { TEST_TOKEN } from '../test/harness.js'
+import { createTestDeps, realFixture, TEST_TOKEN } from '../test/harness.js'
+import { buildApp } from './app.js'
 import { serveRealFixture } from '../test/server.js'
 
 describe('buildApp over loopback', () => {
@@ -96,5 +97,35 @@ describe('buildApp over loopback', () => {
     const res = await served.server.fetch('/sessions', { auth: false })
     expect(res.status).toBe(401)
     expect(await res.text()).toMatch(/npm start/)
+  })
+})
+
+describe('buildApp: the heap collection after request work', () => {
+  const collectorFor = async (requestWorkMs?: number) => {
+    const deps = await createTestDeps((await realFixture()).db)
+    let asked = 0
+    const app = await buildApp({ ...deps, heap: { afterJob: () => asked++, close: () => {} } }, { requestWorkMs })
+    return { app, asked: () => asked, done: async () => (await app.close(), deps.cleanup()) }
+  }
+
+  it('asks for a collection once the requests it handled add up to the threshold', async () => {
+    const server = await collectorFor(0)
+    try {
+      await server.app.inject('/healthz')
+      await server.app.inject('/healthz')
+      expect(server.asked()).toBe(2)
+    } finally {
+      await server.done()
+    }
+  })
+
+  it('asks for none after a few quick requests at the default threshold', async () => {
+    const server = await collectorFor()
+    try {
+      for (let i = 0; i < 5; i++) expect((await server.app.inject('/healthz')).statusCode).toBe(200)
+      expect(server.asked()).toBe(0)
+    } finally {
+      await server.done()
+    }
   })
 })

@@ -27,7 +27,8 @@ export const CONNECTION_MEMORY: Record<ConnectionRole, ConnectionMemory> = {
   // Searches on the server's thread: a query reads its terms' doclists, then the page's rows. No
   // mmap: each page a search touched through it would stay in the process's RSS for as long as the
   // server runs (the sidecar's common terms); read() copies from the OS's cache instead.
-  // A page cache four times this size filled up over a few searches and was no faster (bench/README.md).
+  // A page cache four times this size filled up over a few searches and bought no steady speed:
+  // some queries ran faster with it, some slower (bench/README.md).
   indexSearch: { cacheKiB: 4 * 1024, mmapBytes: 0 },
   // The initial build's writer. FTS5 writes each batch as a new segment and merges them once at
   // the end; pages it reads again come from the OS's cache, so a cache four times this size bought

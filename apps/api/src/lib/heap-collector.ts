@@ -47,6 +47,13 @@ export function createHeapCollector(collect: (() => void) | null, delayMs = COLL
 }
 
 /**
+ * The server's request handling (ms) after which its thread is collected once idle: a burst of
+ * searches or gallery pages, or one whole-DB plan; far more than the web app's polls add up to
+ * between two collections by V8 itself.
+ */
+export const REQUEST_WORK_MS = 250
+
+/**
  * For a thread that works in many small steps (the index follower, one catch-up per OpenCode
  * commit): a collection once its steps since the last one add up to `busyMs` of work and it has
  * caught up, so a compaction's or a long run's commits are collected after, and a quiet session's
