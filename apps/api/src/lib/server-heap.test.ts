@@ -16,6 +16,34 @@ describe('configureServerHeap', () => {
     expect(withGarbage - after).toBeGreaterThan(10 * 1024 * 1024)
   })
 
+  it("leaves a worker started afterwards its own young generation, whatever this thread's semi-space flag", async () => {
+    // What a worker's new space grows to while it allocates fast, under a 16 MB young generation.
+    const newSpaceOfWorker = async () => {
+      const script = `
+const v8 = require('node:v8')
+let junk = [], max = 0
+for (let r = 0; r < 60; r++) {
+  junk = []
+  for (let i = 0; i < 50000; i++) junk.push({ s: 'y' + i })
+  max = Math.max(max, v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)
+}
+require('node:worker_threads').parentPort.postMessage(max)`
+      const worker = new Worker(script, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 16 } })
+      const max = await new Promise<number>((resolve, reject) => worker.once('message', resolve).once('error', reject))
+      await worker.terminate()
+      return max / 1024 / 1024
+    }
+    // The flag as the launchers pass it (V8 reads it when a thread's heap is set up).
+    v8.setFlagsFromString('--max-semi-space-size=2')
+    try {
+      expect(await newSpaceOfWorker()).toBeLessThanOrEqual(4)
+      configureServerHeap()
+      expect(await newSpaceOfWorker()).toBeGreaterThan(8)
+    } finally {
+      v8.setFlagsFromString('--max-semi-space-size=0')
+    }
+  })
+
   it('leaves no gc global in a worker started afterwards', async () => {
     configureServerHeap()
     const worker = new Worker("require('node:worker_threads').parentPort.postMessage(typeof globalThis.gc)", { eval: true })

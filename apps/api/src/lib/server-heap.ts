@@ -17,6 +17,10 @@ const HEAP_GROWING_PERCENT = 50
 export function configureServerHeap(): (() => void) | null {
   try {
     v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
+    // The launchers' `--max-semi-space-size` sized this thread's young generation when it started.
+    // V8 would apply it to each worker as well, over the young generation `startWorker` gives the
+    // worker (a smaller one doubled the index build's young collections); cleared, the workers keep theirs.
+    v8.setFlagsFromString('--max-semi-space-size=0')
   } catch {
     return null
   }

@@ -20,7 +20,5 @@ describe('startWorker', () => {
       expect(limits.maxYoungGenerationSizeMb).toBe(WORKER_YOUNG_GENERATION_MB[role])
       expect(workerData).toEqual({ role })
     }
-    // The follower, which lives as long as the server, gets less than the build's threads.
-    expect(WORKER_YOUNG_GENERATION_MB.indexFollow).toBeLessThan(WORKER_YOUNG_GENERATION_MB.indexBuild)
   })
 })
