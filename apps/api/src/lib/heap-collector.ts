@@ -47,9 +47,10 @@ export function createHeapCollector(collect: (() => void) | null, delayMs = COLL
 }
 
 /**
- * The server's request handling (ms) after which its thread is collected once idle: a burst of
- * searches or gallery pages, or one whole-DB plan; far more than the web app's polls add up to
- * between two collections by V8 itself.
+ * How long the server held requests (ms) before its thread is collected once idle: a burst of
+ * searches or gallery pages, or one whole-DB plan. Time a request waits (on a worker, on OpenCode)
+ * counts too; at worst that asks for a collection per slow request, and calls in quick succession
+ * collect once.
  */
 export const REQUEST_WORK_MS = 250
 

@@ -33,7 +33,8 @@ require('node:worker_threads').parentPort.postMessage(max)`
       await worker.terminate()
       return max / 1024 / 1024
     }
-    // The flag as the launchers pass it (V8 reads it when a thread's heap is set up).
+    // A launch flag as the launchers pass one, set smaller than theirs so that it caps the worker's
+    // 16 MB well below what the worker reaches on its own (V8 reads it when a thread's heap is set up).
     v8.setFlagsFromString('--max-semi-space-size=2')
     try {
       expect(await newSpaceOfWorker()).toBeLessThanOrEqual(4)

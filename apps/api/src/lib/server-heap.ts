@@ -19,7 +19,7 @@ export function configureServerHeap(): (() => void) | null {
     v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`)
     // The launchers' `--max-semi-space-size` sized this thread's young generation when it started.
     // V8 would apply it to each worker as well, over the young generation `startWorker` gives the
-    // worker (a smaller one doubled the index build's young collections); cleared, the workers keep theirs.
+    // worker; cleared, each worker has the size chosen for it, however the server was started.
     v8.setFlagsFromString('--max-semi-space-size=0')
   } catch {
     return null

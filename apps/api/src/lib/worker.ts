@@ -6,11 +6,11 @@ export type WorkerRole = 'indexBuild' | 'indexFollow' | 'storageJob'
 /**
  * Each worker's young generation, MB. V8 grows a thread's young generation to 48 MB when it
  * allocates fast, and the index build's two threads allocate a batch's rows, documents and tokens
- * again and again: each held tens of MB of mostly empty new space. 8 MB costs the build some CPU
- * against 16 (it collects its young generation twice as often) and keeps it above its rate target
- * while it peaks lower; the storage jobs and the follower, mostly SQLite's work or waiting, lose
- * nothing by it (bench/README.md). The server clears the launchers' semi-space flag before any
- * worker starts (server-heap.ts), so these hold however it was started.
+ * again and again: each held tens of MB of mostly empty new space, and larger young generations kept
+ * more of the rows' native memory alive in glibc's arenas. 8 MB is what every worker had under the
+ * launchers' semi-space flag; it costs the build some CPU against 16, for a lower peak and less left
+ * in the arenas (bench/README.md). The server clears that flag before any worker starts
+ * (server-heap.ts), so these sizes hold however it was started.
  */
 export const WORKER_YOUNG_GENERATION_MB: Record<WorkerRole, number> = {
   indexBuild: 8,
