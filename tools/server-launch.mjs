@@ -23,11 +23,10 @@ export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: 
  * and loading the server's modules grows it to mostly empty new space that stays until V8's memory
  * reducer runs, while the index build runs beside it; a compaction on this thread grows it again,
  * and a collection after the job keeps the grown new space. A 4 MB semi-space keeps most of that
- * back; compaction on this thread took no more CPU with it, and smaller ones cost a plan on this
- * thread more collections (bench/README.md). V8 sizes the young generation when the thread starts, so this one is a flag,
- * which the server clears once started so that its workers keep their own; the heap settings V8
- * reads later the server sets itself (apps/api/src/lib/server-heap.ts), for an installed `loupe
- * serve` too.
+ * back, and compaction on this thread took no more CPU with it (bench/README.md). V8 sizes the
+ * young generation when the thread starts, so this one is a flag, which the server clears once
+ * started so that its workers keep their own; the heap settings V8 reads later the server sets
+ * itself (apps/api/src/lib/server-heap.ts), for an installed `loupe serve` too.
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4']
 
